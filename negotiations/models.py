@@ -1,0 +1,495 @@
+"""The negotiation record: who, when, what was said, where each government stands, what is on the table.
+
+Models hold fields and constraints only. Rules the database cannot express
+(a split that must add up, a payer's sources that must add up) live in
+`negotiations.rules` and are applied by `clean()` and the services.
+"""
+
+from decimal import Decimal
+
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+
+class DatePrecision(models.TextChoices):
+    DAY = "day", _("day")
+    MONTH = "month", _("month")
+    YEAR = "year", _("year")
+    APPROXIMATE = "approximate", _("approximate")
+
+
+class Confidence(models.TextChoices):
+    HIGH = "high", _("high")
+    MEDIUM = "medium", _("medium")
+    LOW = "low", _("low")
+
+
+class Language(models.TextChoices):
+    ENGLISH = "en", _("English")
+    FRENCH = "fr", _("French")
+
+
+class Program(models.TextChoices):
+    """Where a government's per-trainee money comes from (mirrors grants.fiscal.Program)."""
+
+    LMA = "LMA", _("Labour Market Agreements")
+    LMDA = "LMDA", _("Labour Market Development Agreements")
+    CJF = "CJF", _("Canada Job Fund")
+    PT_OWN = "PT_OWN", _("Province's or territory's own revenue")
+    FEDERAL_NEW = "FEDERAL_NEW", _("New federal money")
+
+
+class Payer(models.TextChoices):
+    FEDERAL = "federal", _("federal government")
+    PROVINCIAL = "provincial", _("province or territory")
+    EMPLOYER = "employer", _("employer")
+
+
+class GovernmentPayer(models.TextChoices):
+    FEDERAL = "federal", _("federal government")
+    PROVINCIAL = "provincial", _("province or territory")
+
+
+class Liability(models.TextChoices):
+    PROVINCE = "province", _("the province or territory pays it back")
+    FEDERAL = "federal", _("the federal government covers it")
+    NONE = "none", _("nobody: fewer grants")
+
+
+class Treatment(models.TextChoices):
+    PARTICIPATES = "participates", _("participates")
+    OPTS_OUT_COMPENSATED = "opts_out_compensated", _("opts out with compensation")
+    FEDERAL_DIRECT = "federal_direct", _("federal direct delivery")
+
+
+def dated_precision_field():
+    return models.CharField(
+        _("date precision"), max_length=12, choices=DatePrecision.choices, default=DatePrecision.DAY
+    )
+
+
+class Jurisdiction(models.Model):
+    class Kind(models.TextChoices):
+        FEDERAL = "federal", _("federal")
+        PROVINCE = "province", _("province")
+        TERRITORY = "territory", _("territory")
+
+    code = models.CharField(_("code"), max_length=2, unique=True)
+    name_en = models.CharField(_("name (English)"), max_length=100)
+    name_fr = models.CharField(_("name (French)"), max_length=100)
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    order = models.PositiveSmallIntegerField(_("display order"), default=0)
+    population = models.PositiveBigIntegerField(_("population"))
+    population_date = models.DateField(_("population as of"))
+    population_source = models.CharField(_("population source"), max_length=300)
+    population_confidence = models.CharField(
+        _("population confidence"), max_length=6, choices=Confidence.choices, default=Confidence.HIGH
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["order", "code"]
+        constraints = [
+            models.CheckConstraint(condition=Q(code__regex=r"^[A-Z]{2}$"), name="jurisdiction_code_two_capitals"),
+        ]
+
+    def __str__(self):
+        return f"{self.name_en} ({self.code})"
+
+    @property
+    def is_federal(self):
+        return self.kind == self.Kind.FEDERAL
+
+    def get_absolute_url(self):
+        return reverse("negotiations:jurisdiction", args=[self.code])
+
+
+class Person(models.Model):
+    name = models.CharField(_("name"), max_length=150)
+    slug = models.SlugField(_("slug"), max_length=150, unique=True)
+    notes = models.TextField(_("notes"), blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name_plural = _("people")
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("negotiations:person", args=[self.slug])
+
+
+class Role(models.Model):
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="roles", verbose_name=_("person"))
+    title = models.CharField(_("title"), max_length=250)
+    jurisdiction = models.ForeignKey(
+        Jurisdiction, on_delete=models.PROTECT, null=True, blank=True, related_name="roles",
+        verbose_name=_("jurisdiction"),
+    )
+    organization = models.CharField(_("organisation"), max_length=200, blank=True)
+    start = models.DateField(_("from"), null=True, blank=True)
+    start_precision = dated_precision_field()
+    end = models.DateField(_("to"), null=True, blank=True)
+    end_precision = dated_precision_field()
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["person__name", "-start"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(jurisdiction__isnull=False) | ~Q(organization=""),
+                name="role_has_jurisdiction_or_organization",
+                violation_error_message=_("A role belongs to a jurisdiction or an organisation."),
+            ),
+            models.CheckConstraint(
+                condition=Q(start__isnull=True) | Q(end__isnull=True) | Q(end__gte=F("start")),
+                name="role_ends_after_it_starts",
+                violation_error_message=_("A role cannot end before it starts."),
+            ),
+        ]
+
+    def __str__(self):
+        where = self.jurisdiction.code if self.jurisdiction_id else self.organization
+        return f"{self.person.name}, {self.title} ({where})"
+
+
+class Negotiation(models.Model):
+    slug = models.SlugField(_("slug"), max_length=100, unique=True)
+    title = models.CharField(_("title"), max_length=200)
+    summary = models.TextField(_("summary"), blank=True)
+    started_on = models.DateField(_("started on"), null=True, blank=True)
+    started_precision = dated_precision_field()
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-started_on", "title"]
+
+    def __str__(self):
+        return self.title
+
+    def get_absolute_url(self):
+        return reverse("negotiations:stances", args=[self.slug])
+
+
+class Source(models.Model):
+    class Kind(models.TextChoices):
+        NEWS = "news", _("news article")
+        GOVERNMENT = "government", _("government document")
+        STATEMENT = "statement", _("official statement")
+        OTHER = "other", _("other")
+
+    slug = models.SlugField(_("slug"), max_length=150, unique=True)
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices, default=Kind.NEWS)
+    outlet = models.CharField(_("outlet"), max_length=150)
+    title = models.CharField(_("title"), max_length=300)
+    author = models.CharField(_("author"), max_length=150, blank=True)
+    published_on = models.DateField(_("published on"))
+    date_precision = dated_precision_field()
+    url = models.URLField(_("address"), max_length=500, blank=True)
+    summary = models.TextField(_("summary"), blank=True)
+    text = models.TextField(_("text"), blank=True, help_text=_("The full text, when imported."))
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-published_on", "outlet"]
+
+    def __str__(self):
+        return f"{self.outlet}: {self.title} ({self.published_on:%Y-%m-%d})"
+
+    def get_absolute_url(self):
+        return reverse("negotiations:source", args=[self.slug])
+
+
+class Meeting(models.Model):
+    class Kind(models.TextChoices):
+        FPT_MINISTERS = "fpt_ministers", _("FPT ministers' meeting")
+        PREMIERS = "premiers", _("premiers' meeting")
+        BILATERAL = "bilateral", _("bilateral")
+        STAKEHOLDER_ROUNDTABLE = "stakeholder_roundtable", _("stakeholder roundtable")
+        CALL = "call", _("conference call")
+        ANNOUNCEMENT = "announcement", _("announcement or document")
+        MEDIA = "media", _("media interview")
+        OTHER = "other", _("other")
+
+    negotiation = models.ForeignKey(
+        Negotiation, on_delete=models.PROTECT, related_name="meetings", verbose_name=_("negotiation")
+    )
+    slug = models.SlugField(_("slug"), max_length=150, unique=True)
+    title = models.CharField(_("title"), max_length=250)
+    date = models.DateField(_("date"))
+    date_precision = dated_precision_field()
+    kind = models.CharField(_("kind"), max_length=24, choices=Kind.choices)
+    location = models.CharField(_("place"), max_length=150, blank=True)
+    participants = models.ManyToManyField(
+        Person, blank=True, related_name="meetings", verbose_name=_("participants")
+    )
+    jurisdictions = models.ManyToManyField(
+        Jurisdiction, blank=True, related_name="meetings", verbose_name=_("jurisdictions present")
+    )
+    outcome = models.TextField(_("outcome"), blank=True)
+    sources = models.ManyToManyField(Source, blank=True, related_name="meetings", verbose_name=_("sources"))
+    history = HistoricalRecords(m2m_fields=[participants, jurisdictions, sources])
+
+    class Meta:
+        ordering = ["-date", "title"]
+        indexes = [models.Index(fields=["negotiation", "date"])]
+
+    def __str__(self):
+        return f"{self.title} ({self.date:%Y-%m-%d})"
+
+    def get_absolute_url(self):
+        return reverse("negotiations:meeting", args=[self.slug])
+
+
+class Statement(models.Model):
+    negotiation = models.ForeignKey(
+        Negotiation, on_delete=models.PROTECT, related_name="statements", verbose_name=_("negotiation")
+    )
+    speaker = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="statements", verbose_name=_("speaker"))
+    jurisdiction = models.ForeignKey(
+        Jurisdiction, on_delete=models.PROTECT, null=True, blank=True, related_name="statements",
+        verbose_name=_("on behalf of"),
+        help_text=_("The government the speaker spoke for; empty for stakeholders."),
+    )
+    date = models.DateField(_("date"))
+    date_precision = dated_precision_field()
+    language = models.CharField(_("language of the quote"), max_length=2, choices=Language.choices, default="en")
+    original_language = models.CharField(
+        _("language spoken"), max_length=2, choices=Language.choices, blank=True,
+        help_text=_("Set when the quote is a translation."),
+    )
+    quote = models.TextField(_("quote"))
+    context = models.CharField(_("context"), max_length=300, blank=True)
+    source = models.ForeignKey(Source, on_delete=models.PROTECT, related_name="statements", verbose_name=_("source"))
+    meeting = models.ForeignKey(
+        Meeting, on_delete=models.SET_NULL, null=True, blank=True, related_name="statements",
+        verbose_name=_("made at"),
+    )
+    ref = models.SlugField(
+        _("reference"), max_length=150, unique=True, null=True, blank=True,
+        help_text=_("A stable key for imported statements, so a re-import finds them."),
+    )
+    retracted = models.BooleanField(_("retracted"), default=False)
+    retraction_note = models.CharField(_("why retracted"), max_length=300, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-date", "speaker__name"]
+        indexes = [
+            models.Index(fields=["jurisdiction", "date"]),
+            models.Index(fields=["speaker", "date"]),
+            models.Index(fields=["negotiation", "date"]),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=~Q(quote=""), name="statement_quote_not_empty"),
+        ]
+
+    def __str__(self):
+        quote = self.quote if len(self.quote) <= 60 else self.quote[:57] + "..."
+        return f"{self.speaker.name}, {self.date:%Y-%m-%d}: “{quote}”"
+
+
+class Stance(models.TextChoices):
+    SUPPORTS = "supports", _("supports")
+    CONDITIONAL = "conditional", _("conditional")
+    OPPOSES = "opposes", _("opposes")
+    OPTS_OUT = "opts_out", _("opts out")
+    UNKNOWN = "unknown", _("unknown")
+
+
+class Offer(models.Model):
+    """An offer and its scalar terms; program sources, treatments and phase-in are rows of their own."""
+
+    class Status(models.TextChoices):
+        TABLED = "tabled", _("tabled")
+        SUPERSEDED = "superseded", _("superseded")
+        REJECTED = "rejected", _("rejected")
+        ACCEPTED = "accepted", _("accepted")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+
+    negotiation = models.ForeignKey(
+        Negotiation, on_delete=models.PROTECT, related_name="offers", verbose_name=_("negotiation")
+    )
+    slug = models.SlugField(_("slug"), max_length=150, unique=True)
+    title = models.CharField(_("title"), max_length=250)
+    tabled_by = models.ManyToManyField(Jurisdiction, related_name="offers_tabled", verbose_name=_("tabled by"))
+    tabled_on = models.DateField(_("tabled on"))
+    date_precision = dated_precision_field()
+    responds_to = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="responses",
+        verbose_name=_("answers"),
+    )
+    meeting = models.ForeignKey(
+        Meeting, on_delete=models.SET_NULL, null=True, blank=True, related_name="offers",
+        verbose_name=_("tabled at"),
+    )
+    status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.TABLED)
+    summary = models.TextField(_("summary"), blank=True)
+    sources = models.ManyToManyField(Source, blank=True, related_name="offers", verbose_name=_("sources"))
+
+    # Terms (FISCAL_MODEL): per-trainee split, scale, employer minimum, liability.
+    max_grant = models.DecimalField(_("maximum grant per trainee"), max_digits=12, decimal_places=2)
+    federal_amount = models.DecimalField(_("federal per trainee"), max_digits=12, decimal_places=2)
+    provincial_amount = models.DecimalField(_("provincial per trainee"), max_digits=12, decimal_places=2)
+    employer_amount = models.DecimalField(_("employer per trainee"), max_digits=12, decimal_places=2)
+    scale_program = models.CharField(_("scale drawn from"), max_length=12, choices=Program.choices, default=Program.LMA)
+    scale_amount = models.DecimalField(_("national amount drawn"), max_digits=14, decimal_places=2)
+    employer_min_share = models.DecimalField(
+        _("employer minimum share"), max_digits=4, decimal_places=3, null=True, blank=True,
+        validators=[MinValueValidator(Decimal(0)), MaxValueValidator(Decimal(1))],
+        help_text=_("A fraction between 0 and 1, e.g. 0.15."),
+    )
+    small_employer_gap_payer = models.CharField(
+        _("who covers the small-employer gap"), max_length=10, choices=GovernmentPayer.choices, blank=True,
+        help_text=_("Empty: nobody, the grant is smaller."),
+    )
+    shortfall_liability = models.CharField(
+        _("liable for an employer shortfall"), max_length=10, choices=Liability.choices, default=Liability.NONE
+    )
+    assumptions = models.TextField(
+        _("assumptions"), blank=True, help_text=_("How the sources were read where they leave a term open.")
+    )
+    version = models.PositiveIntegerField(_("version"), default=1, editable=False)
+    history = HistoricalRecords(m2m_fields=[tabled_by, sources])
+
+    class Meta:
+        ordering = ["-tabled_on", "title"]
+        indexes = [models.Index(fields=["negotiation", "tabled_on"])]
+        constraints = [
+            models.CheckConstraint(condition=Q(max_grant__gt=0), name="offer_max_grant_positive",
+                                   violation_error_message=_("The maximum grant must be greater than zero.")),
+            models.CheckConstraint(
+                condition=Q(federal_amount__gte=0) & Q(provincial_amount__gte=0) & Q(employer_amount__gte=0),
+                name="offer_split_not_negative",
+                violation_error_message=_("Per-trainee amounts cannot be negative."),
+            ),
+            models.CheckConstraint(condition=Q(scale_amount__gt=0), name="offer_scale_positive",
+                                   violation_error_message=_("The national amount must be greater than zero.")),
+            models.CheckConstraint(
+                condition=Q(employer_min_share__isnull=True)
+                | (Q(employer_min_share__gte=0) & Q(employer_min_share__lte=1)),
+                name="offer_employer_min_share_fraction",
+                violation_error_message=_("The employer minimum share is a fraction between 0 and 1."),
+            ),
+            models.CheckConstraint(condition=~Q(responds_to=F("pk")), name="offer_not_answering_itself"),
+        ]
+
+    def __str__(self):
+        return self.title
+
+    def get_absolute_url(self):
+        return reverse("negotiations:offer", args=[self.slug])
+
+
+class FundingSource(models.Model):
+    """Where one government payer's per-trainee amount comes from, program by program."""
+
+    offer = models.ForeignKey(Offer, on_delete=models.CASCADE, related_name="funding_sources", verbose_name=_("offer"))
+    payer = models.CharField(_("payer"), max_length=10, choices=GovernmentPayer.choices)
+    program = models.CharField(_("program"), max_length=12, choices=Program.choices)
+    amount = models.DecimalField(_("per trainee"), max_digits=12, decimal_places=2)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["offer", "payer", "program"]
+        constraints = [
+            models.UniqueConstraint(fields=["offer", "payer", "program"], name="funding_source_once_per_program",
+                                    violation_error_message=_("Each program appears once per payer.")),
+            models.CheckConstraint(condition=Q(amount__gte=0), name="funding_source_not_negative",
+                                   violation_error_message=_("A program amount cannot be negative.")),
+        ]
+
+    def __str__(self):
+        return f"{self.get_payer_display()}: {self.amount} from {self.program}"
+
+
+class JurisdictionTreatment(models.Model):
+    """How one P/T is treated by an offer; a P/T without a row participates."""
+
+    offer = models.ForeignKey(Offer, on_delete=models.CASCADE, related_name="treatments", verbose_name=_("offer"))
+    jurisdiction = models.ForeignKey(Jurisdiction, on_delete=models.PROTECT, related_name="+",
+                                     verbose_name=_("jurisdiction"))
+    treatment = models.CharField(_("treatment"), max_length=24, choices=Treatment.choices)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["offer", "jurisdiction__order"]
+        constraints = [
+            models.UniqueConstraint(fields=["offer", "jurisdiction"], name="treatment_once_per_jurisdiction",
+                                    violation_error_message=_("Each jurisdiction has one treatment per offer.")),
+        ]
+
+    def __str__(self):
+        return f"{self.jurisdiction.code}: {self.get_treatment_display()}"
+
+
+class PhaseInStep(models.Model):
+    """The fraction of the full scale that applies in one fiscal year."""
+
+    offer = models.ForeignKey(Offer, on_delete=models.CASCADE, related_name="phase_in", verbose_name=_("offer"))
+    fiscal_year = models.CharField(_("fiscal year"), max_length=7, help_text=_("Such as 2014-15."))
+    fraction = models.DecimalField(
+        _("fraction of full scale"), max_digits=5, decimal_places=4,
+        validators=[MinValueValidator(Decimal(0)), MaxValueValidator(Decimal(1))],
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["offer", "fiscal_year"]
+        constraints = [
+            models.UniqueConstraint(fields=["offer", "fiscal_year"], name="phase_in_once_per_year",
+                                    violation_error_message=_("Each fiscal year appears once.")),
+            models.CheckConstraint(condition=Q(fraction__gte=0) & Q(fraction__lte=1), name="phase_in_fraction",
+                                   violation_error_message=_("A phase-in fraction is between 0 and 1.")),
+            models.CheckConstraint(condition=Q(fiscal_year__regex=r"^[0-9]{4}-[0-9]{2}$"),
+                                   name="phase_in_fiscal_year_format",
+                                   violation_error_message=_("A fiscal year is written like 2014-15.")),
+        ]
+
+    def __str__(self):
+        return f"{self.fiscal_year}: {self.fraction}"
+
+
+class Position(models.Model):
+    negotiation = models.ForeignKey(
+        Negotiation, on_delete=models.PROTECT, related_name="positions", verbose_name=_("negotiation")
+    )
+    jurisdiction = models.ForeignKey(
+        Jurisdiction, on_delete=models.PROTECT, related_name="positions", verbose_name=_("jurisdiction")
+    )
+    as_of = models.DateField(_("as of"))
+    date_precision = dated_precision_field()
+    stance = models.CharField(_("stance"), max_length=12, choices=Stance.choices)
+    summary = models.TextField(_("summary"))
+    conditions = models.TextField(_("stated conditions"), blank=True)
+    evidence = models.ManyToManyField(Statement, blank=True, related_name="positions", verbose_name=_("evidence"))
+    sources = models.ManyToManyField(Source, blank=True, related_name="positions", verbose_name=_("sources"))
+    triggered_by_offer = models.ForeignKey(
+        Offer, on_delete=models.SET_NULL, null=True, blank=True, related_name="positions_triggered",
+        verbose_name=_("triggered by offer"),
+    )
+    triggered_by_meeting = models.ForeignKey(
+        Meeting, on_delete=models.SET_NULL, null=True, blank=True, related_name="positions_triggered",
+        verbose_name=_("triggered by meeting"),
+    )
+    version = models.PositiveIntegerField(_("version"), default=1, editable=False)
+    history = HistoricalRecords(m2m_fields=[evidence, sources])
+
+    class Meta:
+        ordering = ["-as_of", "jurisdiction__order"]
+        indexes = [models.Index(fields=["jurisdiction", "as_of"]), models.Index(fields=["negotiation", "as_of"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["negotiation", "jurisdiction", "as_of"], name="position_once_per_day",
+                violation_error_message=_("This jurisdiction already has a position on this negotiation on that date."),
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.jurisdiction.code} {self.get_stance_display()} as of {self.as_of:%Y-%m-%d}"

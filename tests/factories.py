@@ -1,0 +1,167 @@
+"""Factories for the whole test suite (one place)."""
+
+import datetime
+from decimal import Decimal
+
+import factory
+from django.contrib.auth import get_user_model
+
+from grants.models import ProgramEnvelope
+from negotiations import models as m
+
+PT_CODES = ["NL", "PE", "NS", "NB", "QC", "ON", "MB", "SK", "AB", "BC", "YT", "NT", "NU"]
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ("username",)
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    email = factory.LazyAttribute(lambda o: f"{o.username}@example.org")
+    password = factory.django.Password("correct horse battery staple")
+
+
+class JurisdictionFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = m.Jurisdiction
+        django_get_or_create = ("code",)
+
+    code = factory.Iterator(PT_CODES)
+    name_en = factory.LazyAttribute(lambda o: f"Jurisdiction {o.code}")
+    name_fr = factory.LazyAttribute(lambda o: f"Juridiction {o.code}")
+    kind = m.Jurisdiction.Kind.PROVINCE
+    order = factory.Sequence(lambda n: n + 1)
+    population = 1_000_000
+    population_date = datetime.date(2013, 7, 1)
+    population_source = "Test population"
+
+
+class PersonFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = m.Person
+
+    name = factory.Faker("name")
+    slug = factory.Sequence(lambda n: f"person-{n}")
+
+
+class RoleFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = m.Role
+
+    person = factory.SubFactory(PersonFactory)
+    title = "Minister"
+    jurisdiction = factory.SubFactory(JurisdictionFactory)
+    start = datetime.date(2013, 1, 1)
+
+
+class NegotiationFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = m.Negotiation
+        django_get_or_create = ("slug",)
+
+    slug = factory.Sequence(lambda n: f"negotiation-{n}")
+    title = factory.LazyAttribute(lambda o: o.slug.replace("-", " ").title())
+    started_on = datetime.date(2013, 3, 21)
+
+
+class SourceFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = m.Source
+
+    slug = factory.Sequence(lambda n: f"source-{n}")
+    outlet = "The Canadian Press"
+    title = factory.Sequence(lambda n: f"Article {n}")
+    published_on = datetime.date(2014, 1, 29)
+    url = factory.Sequence(lambda n: f"https://example.org/articles/{n}")
+
+
+class MeetingFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = m.Meeting
+        skip_postgeneration_save = True
+
+    negotiation = factory.SubFactory(NegotiationFactory)
+    slug = factory.Sequence(lambda n: f"meeting-{n}")
+    title = factory.Sequence(lambda n: f"Meeting {n}")
+    date = datetime.date(2013, 11, 8)
+    kind = m.Meeting.Kind.FPT_MINISTERS
+    location = "Toronto"
+
+    @factory.post_generation
+    def jurisdictions(self, create, extracted, **kwargs):
+        if create and extracted:
+            self.jurisdictions.set(extracted)
+
+
+class StatementFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = m.Statement
+
+    negotiation = factory.SubFactory(NegotiationFactory)
+    speaker = factory.SubFactory(PersonFactory)
+    jurisdiction = factory.SubFactory(JurisdictionFactory)
+    date = datetime.date(2014, 1, 29)
+    quote = factory.Faker("sentence")
+    source = factory.SubFactory(SourceFactory)
+
+
+class PositionFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = m.Position
+
+    negotiation = factory.SubFactory(NegotiationFactory)
+    jurisdiction = factory.SubFactory(JurisdictionFactory)
+    as_of = factory.Sequence(lambda n: datetime.date(2013, 7, 25) + datetime.timedelta(days=n))
+    stance = m.Stance.OPPOSES
+    summary = "Opposes the grant as designed."
+
+
+class OfferFactory(factory.django.DjangoModelFactory):
+    """An offer shaped like Budget 2013: 5,000 from each payer, $300M from the LMA."""
+
+    class Meta:
+        model = m.Offer
+        skip_postgeneration_save = True
+
+    negotiation = factory.SubFactory(NegotiationFactory)
+    slug = factory.Sequence(lambda n: f"offer-{n}")
+    title = factory.Sequence(lambda n: f"Offer {n}")
+    tabled_on = datetime.date(2013, 3, 21)
+    max_grant = Decimal("15000")
+    federal_amount = Decimal("5000")
+    provincial_amount = Decimal("5000")
+    employer_amount = Decimal("5000")
+    scale_program = m.Program.LMA
+    scale_amount = Decimal("300000000")
+    shortfall_liability = m.Liability.NONE
+
+    @factory.post_generation
+    def funding(self, create, extracted, **kwargs):
+        """Sources that add up: federal from the LMA, provincial from own revenue (unless given)."""
+        if not create:
+            return
+        rows = extracted if extracted is not None else [
+            ("federal", "LMA", self.federal_amount),
+            ("provincial", "PT_OWN", self.provincial_amount),
+        ]
+        for payer, program, amount in rows:
+            if Decimal(amount):
+                m.FundingSource.objects.create(offer=self, payer=payer, program=program, amount=amount)
+
+    @factory.post_generation
+    def tabled_by(self, create, extracted, **kwargs):
+        if create and extracted:
+            self.tabled_by.set(extracted)
+
+
+class ProgramEnvelopeFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = ProgramEnvelope
+        django_get_or_create = ("program",)
+
+    program = "LMA"
+    name_en = "Labour Market Agreements"
+    name_fr = "Ententes sur le marché du travail"
+    annual_amount = Decimal("500000000")
+    source = "Test envelope"
