@@ -1,9 +1,29 @@
 from django.urls import path
 
-from negotiations import views
+from negotiations.views import offers, overview, record, stances, timeline
 
 app_name = "negotiations"
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", overview.home, name="home"),
+    path("jurisdictions/", overview.jurisdiction_list, name="jurisdiction_list"),
+    path("jurisdictions/<str:code>/", timeline.jurisdiction, name="jurisdiction"),
+    path("negotiations/<slug:slug>/stances", stances.matrix, name="stances"),
+    path("negotiations/<slug:slug>/stances/<str:code>/<str:month>", stances.cell, name="stance_cell"),
+    path("offers/", offers.offer_list, name="offer_list"),
+    path("offers/new", offers.offer_new, name="offer_new"),
+    path("offers/<slug:slug>/", offers.offer_detail, name="offer"),
+    path("offers/<slug:slug>/edit", offers.offer_edit, name="offer_edit"),
+    path("offers/<slug:slug>/withdraw", offers.offer_withdraw, name="offer_withdraw"),
+    path("meetings/", record.meeting_list, name="meeting_list"),
+    path("meetings/<slug:slug>/", record.meeting_detail, name="meeting"),
+    path("people/", record.person_list, name="person_list"),
+    path("people/<slug:slug>/", record.person_detail, name="person"),
+    path("sources/", record.source_list, name="source_list"),
+    path("sources/<slug:slug>/", record.source_detail, name="source"),
+    path("statements/", record.statement_list, name="statement_list"),
+    path("statements/new", record.statement_new, name="statement_new"),
+    path("statements/<int:pk>/retract", record.statement_retract, name="statement_retract"),
+    path("positions/new", record.position_new, name="position_new"),
+    path("search/", record.search, name="search"),
 ]

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Set up and run the project with nothing but Python 3.11+.
+
+    python3 dev.py serve   # venv, install, migrate, load the Canada Job Grant data, serve on :8000
+    python3 dev.py test    # venv, install, run the whole test suite (extra args go to pytest)
+
+DATABASE_URL selects PostgreSQL (default: a SQLite file in the project).
+"""
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
+REQUIREMENTS = ROOT / "requirements.txt"
+STAMP = VENV / ".requirements.sha256"
+
+
+def run(*args: str, **kwargs) -> None:
+    print("+", " ".join(args), flush=True)
+    subprocess.run(args, cwd=ROOT, check=True, **kwargs)
+
+
+def ensure_environment() -> None:
+    """Create the virtual environment and install the pinned requirements when they changed."""
+    if sys.version_info < (3, 11):
+        sys.exit("Python 3.11 or newer is needed.")
+    if not PYTHON.exists():
+        print(f"Creating the virtual environment in {VENV}", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    wanted = hashlib.sha256(REQUIREMENTS.read_bytes()).hexdigest()
+    if not STAMP.exists() or STAMP.read_text().strip() != wanted:
+        run(str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", str(REQUIREMENTS))
+        STAMP.write_text(wanted)
+
+
+def manage(*args: str) -> None:
+    run(str(PYTHON), "manage.py", *args)
+
+
+def serve(extra: list[str]) -> None:
+    ensure_environment()
+    manage("migrate", "--no-input")
+    manage("load_cjg")
+    address = extra[0] if extra else "127.0.0.1:8000"
+    print(f"Serving on http://{address}/ (Ctrl-C stops it)", flush=True)
+    manage("runserver", address)
+
+
+def test(extra: list[str]) -> None:
+    ensure_environment()
+    result = subprocess.run([str(PYTHON), "-m", "pytest", *extra], cwd=ROOT)
+    sys.exit(result.returncode)
+
+
+def main() -> None:
+    commands = {"serve": serve, "test": test}
+    if len(sys.argv) < 2 or sys.argv[1] not in commands:
+        sys.exit(__doc__)
+    try:
+        commands[sys.argv[1]](sys.argv[2:])
+    except subprocess.CalledProcessError as error:
+        sys.exit(error.returncode)
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main()

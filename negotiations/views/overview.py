@@ -1,0 +1,24 @@
+from django.shortcuts import render
+
+from negotiations import selectors
+
+
+def home(request):
+    negotiation = selectors.default_negotiation()
+    context = {
+        "negotiation": negotiation,
+        "negotiations": selectors.negotiation_list(),
+        "jurisdictions": selectors.jurisdictions_with_current_stance(negotiation=negotiation),
+        "offers": selectors.offer_list(negotiation=negotiation),
+        "meetings": selectors.latest_meetings(negotiation=negotiation),
+    }
+    return render(request, "negotiations/home.html", context)
+
+
+def jurisdiction_list(request):
+    negotiation = selectors.default_negotiation()
+    context = {
+        "negotiation": negotiation,
+        "jurisdictions": selectors.jurisdictions_with_current_stance(negotiation=negotiation),
+    }
+    return render(request, "negotiations/jurisdiction_list.html", context)
