@@ -1,11 +1,22 @@
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from config.health import healthz
+from config.login import ThrottledAdminAuthenticationForm, ThrottledAuthenticationForm
+
+admin.site.login_form = ThrottledAdminAuthenticationForm
+admin.site.site_header = "FPT Negotiations Tracker"
+admin.site.site_title = "FPT Tracker admin"
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(authentication_form=ThrottledAuthenticationForm),
+        name="login",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("negotiations.urls")),
 ]
