@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from config.api import api
 from config.health import healthz
 from config.login import ThrottledAdminAuthenticationForm, ThrottledAuthenticationForm
 
@@ -18,5 +19,7 @@ urlpatterns = [
         name="login",
     ),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("api/", api.urls),
+    path("", include("grants.urls")),
     path("", include("negotiations.urls")),
 ]

@@ -1,0 +1,125 @@
+"""Reads for the fiscal pages and API: offers turned into engine inputs, and the reference data.
+
+The engine (grants.fiscal) is pure; this module is the one place that feeds it from the database.
+"""
+
+import threading
+import time
+from decimal import Decimal
+
+from django.db.models import Prefetch
+from django.db.models.signals import post_delete, post_save
+from django.shortcuts import get_object_or_404
+
+from grants import fiscal
+from grants.models import ProgramEnvelope
+from negotiations.models import (
+    FundingSource,
+    Jurisdiction,
+    JurisdictionTreatment,
+    Offer,
+    PhaseInStep,
+)
+
+# Reference data changes rarely and every fiscal figure needs it: keep it per process, drop it
+# when this process saves a jurisdiction or an envelope, and re-read it at least every
+# REFERENCE_TTL seconds so that other worker processes see admin edits soon after.
+REFERENCE_TTL = 30.0
+_reference_lock = threading.Lock()
+_reference_cache: dict[str, tuple[float, fiscal.ReferenceData]] = {}
+
+
+def reference_data() -> fiscal.ReferenceData:
+    """The 13 P/Ts' populations and the program envelopes, as the engine wants them."""
+    now = time.monotonic()
+    cached = _reference_cache.get("reference")
+    if cached and now - cached[0] < REFERENCE_TTL:
+        return cached[1]
+    with _reference_lock:
+        jurisdictions = tuple(
+            fiscal.Jurisdiction(code=code, population=population)
+            for code, population in Jurisdiction.objects.exclude(kind=Jurisdiction.Kind.FEDERAL)
+            .order_by("order", "code")
+            .values_list("code", "population")
+        )
+        envelopes = tuple(
+            (fiscal.Program(program), amount)
+            for program, amount in ProgramEnvelope.objects.values_list("program", "annual_amount")
+        )
+        data = fiscal.ReferenceData(jurisdictions=jurisdictions, envelopes=envelopes)
+        _reference_cache["reference"] = (now, data)
+        return data
+
+
+def forget_reference_data(**kwargs) -> None:
+    _reference_cache.clear()
+
+
+for _model in (Jurisdiction, ProgramEnvelope):
+    post_save.connect(forget_reference_data, sender=_model, dispatch_uid=f"refdata-save-{_model.__name__}")
+    post_delete.connect(forget_reference_data, sender=_model, dispatch_uid=f"refdata-delete-{_model.__name__}")
+
+
+def offers_with_terms():
+    """Offers with every row their terms need, in a fixed number of queries."""
+    return Offer.objects.select_related("negotiation", "responds_to").prefetch_related(
+        Prefetch("funding_sources", queryset=FundingSource.objects.order_by("payer", "program")),
+        Prefetch("treatments", queryset=JurisdictionTreatment.objects.select_related("jurisdiction")),
+        Prefetch("phase_in", queryset=PhaseInStep.objects.order_by("fiscal_year")),
+        Prefetch("tabled_by", queryset=Jurisdiction.objects.order_by("order")),
+    )
+
+
+def offer_with_terms(slug: str) -> Offer:
+    """One offer by slug (404 when unknown), ready for terms_of()."""
+    return get_object_or_404(offers_with_terms(), slug=slug)
+
+
+def terms_of(offer: Offer) -> fiscal.Terms:
+    """The engine's Terms for a saved offer (its funding sources, treatments and phase-in prefetched)."""
+    sources = {"federal": [], "provincial": []}
+    for row in offer.funding_sources.all():
+        sources[row.payer].append((fiscal.Program(row.program), row.amount))
+    return fiscal.Terms(
+        max_grant=offer.max_grant,
+        federal=offer.federal_amount,
+        provincial=offer.provincial_amount,
+        employer=offer.employer_amount,
+        federal_sources=tuple(sources["federal"]),
+        provincial_sources=tuple(sources["provincial"]),
+        scale_program=fiscal.Program(offer.scale_program),
+        scale_amount=offer.scale_amount,
+        employer_min_share=offer.employer_min_share,
+        small_employer_gap_payer=fiscal.Payer(offer.small_employer_gap_payer) if offer.small_employer_gap_payer else None,
+        shortfall_liability=fiscal.Liability(offer.shortfall_liability),
+        treatments=tuple((row.jurisdiction.code, fiscal.Treatment(row.treatment)) for row in offer.treatments.all()),
+        phase_in=tuple((row.fiscal_year, row.fraction) for row in offer.phase_in.all()),
+    )
+
+
+def scenario_from(*, participation: Decimal | str | None = None, fiscal_year: str | None = None) -> fiscal.Scenario:
+    """A Scenario from loosely typed input; the engine validates it (InvalidScenario names the field)."""
+    if participation in (None, ""):
+        value = Decimal(1)
+    else:
+        try:
+            value = Decimal(str(participation))
+        except ArithmeticError:
+            raise fiscal.InvalidScenario("participation", "Participation must be a number between 0 and 1.")
+        if not value.is_finite():
+            raise fiscal.InvalidScenario("participation", "Participation must be a number between 0 and 1.")
+    return fiscal.Scenario(participation=value, fiscal_year=fiscal_year or None)
+
+
+def fiscal_effect(offer: Offer, scenario: fiscal.Scenario | None = None) -> fiscal.Effect:
+    """The fiscal effect of a saved offer under a scenario."""
+    return fiscal.compute(terms_of(offer), reference_data(), scenario or fiscal.Scenario())
+
+
+def status_quo_effect(scenario: fiscal.Scenario | None = None) -> fiscal.Effect:
+    return fiscal.status_quo(reference_data(), scenario or fiscal.Scenario())
+
+
+def jurisdiction_names() -> dict[str, str]:
+    """Code -> English name, for labelling rows."""
+    return dict(Jurisdiction.objects.values_list("code", "name_en"))
