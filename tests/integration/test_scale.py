@@ -1,0 +1,51 @@
+"""The scale generator: counts per copy, the same data for the same seed, removal touches nothing else."""
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from negotiations.models import Negotiation, Offer, Statement
+from negotiations.scale import PER_COPY
+from tests.factories import JurisdictionFactory, NegotiationFactory, OfferFactory, StatementFactory
+
+pytestmark = pytest.mark.django_db
+PTS = ["NL", "PE", "NS", "NB", "QC", "ON", "MB", "SK", "AB", "BC", "YT", "NT", "NU"]
+
+
+@pytest.fixture
+def jurisdictions():
+    JurisdictionFactory(code="CA", kind="federal", order=0)
+    for order, code in enumerate(PTS, start=1):
+        JurisdictionFactory(code=code, order=order)
+
+
+def test_generates_per_copy_counts_and_removes_only_generated(jurisdictions):
+    real = NegotiationFactory(slug="canada-job-grant")
+    StatementFactory(negotiation=real)
+    OfferFactory(negotiation=real)
+    call_command("generate_scale_data", scale=2, verbosity=0)
+    assert Negotiation.objects.filter(slug__startswith="scale-").count() == 2
+    assert Statement.objects.filter(negotiation__slug__startswith="scale-").count() == 2 * PER_COPY["statements"]
+    assert Offer.objects.filter(negotiation__slug__startswith="scale-").count() == 2 * PER_COPY["offers"]
+    call_command("generate_scale_data", remove=True, verbosity=0)
+    assert list(Negotiation.objects.values_list("slug", flat=True)) == ["canada-job-grant"]
+    assert Statement.objects.count() == 1 and Offer.objects.count() == 1
+
+
+def test_same_seed_gives_the_same_data(jurisdictions):
+    call_command("generate_scale_data", scale=1, verbosity=0)
+    first = list(Statement.objects.order_by("pk").values_list("quote", "date"))
+    call_command("generate_scale_data", remove=True, verbosity=0)
+    call_command("generate_scale_data", scale=1, verbosity=0)
+    assert list(Statement.objects.order_by("pk").values_list("quote", "date")) == first
+
+
+@pytest.mark.parametrize("options, message", [({}, "Give --scale"), ({"scale": 0}, "from 1 to 1000")])
+def test_bad_options_give_a_clear_message(jurisdictions, options, message):
+    with pytest.raises(CommandError, match=message):
+        call_command("generate_scale_data", **options)
+
+
+def test_needs_jurisdictions_first():
+    with pytest.raises(CommandError, match="load the jurisdictions first"):
+        call_command("generate_scale_data", scale=1)
