@@ -3,6 +3,7 @@
 
     python3 dev.py serve   # venv, install, migrate, load the Canada Job Grant data, serve on :8000
     python3 dev.py test    # venv, install, run the whole test suite (extra args go to pytest)
+    python3 dev.py setup   # venv and install only
 
 DATABASE_URL selects PostgreSQL (default: a SQLite file in the project).
 """
@@ -59,8 +60,12 @@ def test(extra: list[str]) -> None:
     sys.exit(result.returncode)
 
 
+def setup(extra: list[str]) -> None:
+    ensure_environment()
+
+
 def main() -> None:
-    commands = {"serve": serve, "test": test}
+    commands = {"serve": serve, "test": test, "setup": setup}
     if len(sys.argv) < 2 or sys.argv[1] not in commands:
         sys.exit(__doc__)
     try:
