@@ -1,7 +1,17 @@
 from django.apps import AppConfig
+from django.db.models.signals import pre_save
 from django.utils.translation import gettext_lazy as _
+
+
+def skip_history_for_fixture_loads(sender, instance, raw=False, **kwargs):
+    """A restore (loaddata) brings its own history rows: don't add new ones for its many-to-many sets."""
+    if raw:
+        instance.skip_history_when_saving = True
 
 
 class NegotiationsConfig(AppConfig):
     name = "negotiations"
     verbose_name = _("Negotiation record")
+
+    def ready(self):
+        pre_save.connect(skip_history_for_fixture_loads, dispatch_uid="skip-history-for-fixture-loads")

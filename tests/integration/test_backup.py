@@ -1,0 +1,33 @@
+"""Backup and restore: the whole data set survives dumpdata → empty database → loaddata unchanged."""
+
+import json
+
+import pytest
+from django.core.management import call_command
+
+from negotiations.models import Offer, Statement
+
+pytestmark = pytest.mark.django_db
+
+APPS = ["negotiations", "grants"]
+
+
+def dump(path) -> list[dict]:
+    call_command("dumpdata", *APPS, output=str(path), indent=1, verbosity=0)
+    rows = json.loads(path.read_text(encoding="utf-8"))
+    return sorted(rows, key=lambda row: (row["model"], str(row["pk"])))
+
+
+def test_round_trip_through_dumpdata_and_loaddata_is_identical(tmp_path):
+    call_command("load_cjg", verbosity=0)
+    before = dump(tmp_path / "before.json")
+    assert len(before) > 100
+    offers, statements = Offer.objects.count(), Statement.objects.count()
+
+    call_command("flush", interactive=False, verbosity=0)
+    assert Offer.objects.count() == 0 and Statement.objects.count() == 0
+
+    call_command("loaddata", str(tmp_path / "before.json"), verbosity=0)
+    after = dump(tmp_path / "after.json")
+    assert after == before
+    assert (Offer.objects.count(), Statement.objects.count()) == (offers, statements)
