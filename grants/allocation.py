@@ -64,6 +64,10 @@ def largest_remainder(total: int, weights: Sequence[int | Decimal | Fraction]) -
 
 def _as_integers(weights: Sequence[int | Decimal | Fraction]) -> list[int]:
     """Return integers proportional to the weights (exactly), checking each one."""
+    if all(type(weight) is int for weight in weights):  # the common case: populations
+        if any(weight < 0 for weight in weights):
+            raise ValueError(f"weights must not be negative (got {min(weights)})")
+        return list(weights)
     for weight in weights:
         if isinstance(weight, (bool, float)) or not isinstance(weight, (int, Decimal, Fraction)):
             raise TypeError(f"weights must be int, Decimal or Fraction, not {type(weight).__name__}")
@@ -71,8 +75,6 @@ def _as_integers(weights: Sequence[int | Decimal | Fraction]) -> list[int]:
             raise ValueError(f"weights must be finite (got {weight})")
         if weight < 0:
             raise ValueError(f"weights must not be negative (got {weight})")
-    if all(type(weight) is int for weight in weights):
-        return list(weights)  # the common case: populations
     # Bring every weight over one common denominator; proportions are unchanged.
     ratios = [weight.as_integer_ratio() for weight in weights]
     denominator = lcm(*(den for _, den in ratios))
