@@ -1,0 +1,189 @@
+"""Where each government stood, month by month, on one negotiation, and the evidence for one month.
+
+The matrix reads every position of the negotiation once and walks them in Python,
+so its query count is the same for ten positions or ten thousand.
+"""
+
+import calendar
+import datetime
+import re
+from dataclasses import dataclass
+
+from django.db.models import OuterRef, Prefetch, Q, Subquery
+from django.utils.translation import gettext_lazy as _
+
+from negotiations.models import Jurisdiction, Meeting, Negotiation, Offer, Position, Stance, Statement
+
+# Short labels for the matrix cells; the full stance is in each cell's title and aria-label.
+SHORT_LABELS = {
+    Stance.SUPPORTS: _("Supp."),
+    Stance.CONDITIONAL: _("Cond."),
+    Stance.OPPOSES: _("Opp."),
+    Stance.OPTS_OUT: _("Out"),
+    Stance.UNKNOWN: _("?"),
+}
+NO_POSITION_LABEL = "–"
+# (CSS class, short label, meaning) for the matrix legend.
+LEGEND = [(stance.value, SHORT_LABELS[stance], stance.label) for stance in Stance] + [
+    (Stance.UNKNOWN.value, NO_POSITION_LABEL, _("no position recorded yet")),
+]
+
+_MONTH = re.compile(r"^(\d{4})-(\d{2})$")
+
+
+def parse_month(text: str) -> datetime.date:
+    """The first day of the month written `YYYY-MM`; ValueError for anything else."""
+    match = _MONTH.match(text)
+    if not match:
+        raise ValueError(f"{text!r} is not a month written YYYY-MM")
+    year, month = int(match[1]), int(match[2])
+    if year < 1 or not 1 <= month <= 12:
+        raise ValueError(f"{text!r} is not a month written YYYY-MM")
+    return datetime.date(year, month, 1)
+
+
+def month_end(month: datetime.date) -> datetime.date:
+    return month.replace(day=calendar.monthrange(month.year, month.month)[1])
+
+
+def _next_month(month: datetime.date) -> datetime.date:
+    return datetime.date(month.year + month.month // 12, month.month % 12 + 1, 1)
+
+
+@dataclass(frozen=True)
+class StanceCell:
+    """One jurisdiction in one month: the position in force at the month's end, if any."""
+
+    jurisdiction: Jurisdiction
+    month: datetime.date
+    position: Position | None
+    recorded: bool
+
+    @property
+    def stance(self) -> str:
+        return self.position.stance if self.position else Stance.UNKNOWN
+
+    @property
+    def stance_label(self):
+        return self.position.get_stance_display() if self.position else _("no position recorded")
+
+    @property
+    def short_label(self):
+        return SHORT_LABELS[self.position.stance] if self.position else NO_POSITION_LABEL
+
+
+@dataclass(frozen=True)
+class StanceRow:
+    jurisdiction: Jurisdiction
+    cells: list[StanceCell]
+
+
+@dataclass(frozen=True)
+class StanceMatrix:
+    negotiation: Negotiation
+    months: list[datetime.date]
+    rows: list[StanceRow]
+
+
+def stance_matrix(*, negotiation: Negotiation) -> StanceMatrix:
+    """Rows: the federal government, then the provinces and territories in order. Columns: every
+    month from the negotiation's first dated meeting, statement, offer or position to its last.
+    Three queries."""
+    months = _months(negotiation)
+    jurisdictions = sorted(Jurisdiction.objects.all(), key=lambda j: (not j.is_federal, j.order, j.code))
+    by_jurisdiction: dict[int, list[Position]] = {}
+    for position in Position.objects.filter(negotiation=negotiation).order_by("as_of", "pk"):
+        by_jurisdiction.setdefault(position.jurisdiction_id, []).append(position)
+
+    rows = []
+    for jurisdiction in jurisdictions:
+        positions = by_jurisdiction.get(jurisdiction.pk, [])
+        cells = []
+        index = 0  # positions[:index] are on or before the current month's end
+        for month in months:
+            end = month_end(month)
+            recorded = False
+            while index < len(positions) and positions[index].as_of <= end:
+                recorded = recorded or positions[index].as_of >= month
+                index += 1
+            in_force = positions[index - 1] if index else None
+            cells.append(StanceCell(jurisdiction=jurisdiction, month=month, position=in_force, recorded=recorded))
+        rows.append(StanceRow(jurisdiction=jurisdiction, cells=cells))
+    return StanceMatrix(negotiation=negotiation, months=months, rows=rows)
+
+
+def _months(negotiation: Negotiation) -> list[datetime.date]:
+    """First days of the months the negotiation's dated record spans (one query)."""
+    bounds = {}
+    for name, model, field in (
+        ("meeting", Meeting, "date"),
+        ("statement", Statement, "date"),
+        ("offer", Offer, "tabled_on"),
+        ("position", Position, "as_of"),
+    ):
+        dated = model.objects.filter(negotiation=OuterRef("pk")).values(field)
+        bounds[f"{name}_first"] = Subquery(dated.order_by(field)[:1])
+        bounds[f"{name}_last"] = Subquery(dated.order_by(f"-{field}")[:1])
+    row = Negotiation.objects.filter(pk=negotiation.pk).annotate(**bounds).values(*bounds).get()
+    firsts = [value for key, value in row.items() if key.endswith("_first") and value]
+    lasts = [value for key, value in row.items() if key.endswith("_last") and value]
+    if not firsts:
+        return []
+    month, last = min(firsts).replace(day=1), max(lasts).replace(day=1)
+    months = []
+    while month <= last:
+        months.append(month)
+        month = _next_month(month)
+    return months
+
+
+@dataclass(frozen=True)
+class CellEvidence:
+    """What one matrix cell rests on.
+
+    `positions` are those recorded in the month, newest first, each with its evidence.
+    `in_force` is the position carried over from before the month when none was recorded in it.
+    `statements` are the jurisdiction's statements of the month not already shown as evidence.
+    """
+
+    negotiation: Negotiation
+    jurisdiction: Jurisdiction
+    month: datetime.date
+    positions: list[Position]
+    in_force: Position | None
+    statements: list[Statement]
+
+    @property
+    def stance(self) -> str:
+        current = self.positions[0] if self.positions else self.in_force
+        return current.stance if current else Stance.UNKNOWN
+
+
+def stance_cell_evidence(
+    *, negotiation: Negotiation, jurisdiction: Jurisdiction, month: datetime.date
+) -> CellEvidence:
+    """The evidence behind the jurisdiction's stance at the end of `month` (three queries)."""
+    start, end = month.replace(day=1), month_end(month)
+    own = Position.objects.filter(negotiation=negotiation, jurisdiction=jurisdiction)
+    carried_over = own.filter(as_of__lt=start).order_by("-as_of", "-pk").values("pk")[:1]
+    # The month's positions and the one in force before it, in one query.
+    positions = list(
+        own.filter(Q(as_of__range=(start, end)) | Q(pk=Subquery(carried_over)))
+        .select_related("triggered_by_offer", "triggered_by_meeting")
+        .prefetch_related(Prefetch("evidence", queryset=Statement.objects.select_related("speaker", "source")))
+        .order_by("-as_of", "-pk")
+    )
+    recorded = [position for position in positions if position.as_of >= start]
+    in_force = None if recorded else next(iter(positions), None)
+    shown = {statement.pk for position in (recorded or positions) for statement in position.evidence.all()}
+    statements = [
+        statement
+        for statement in Statement.objects.filter(
+            negotiation=negotiation, jurisdiction=jurisdiction, date__range=(start, end)
+        ).select_related("speaker", "source").order_by("-date", "-pk")
+        if statement.pk not in shown
+    ]
+    return CellEvidence(
+        negotiation=negotiation, jurisdiction=jurisdiction, month=start,
+        positions=recorded, in_force=in_force, statements=statements,
+    )

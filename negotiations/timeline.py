@@ -1,0 +1,250 @@
+"""One jurisdiction's dated record as a single timeline, newest first.
+
+Positions, statements, meetings and offers live in four tables. Each kind is read
+with one query (its related rows joined or prefetched, its total counted in the
+same query by a window function), at most `offset + limit` rows per kind, and the
+four lists are merged in Python. The number of queries therefore depends on the
+kinds asked for, never on the amount of data.
+"""
+
+import datetime
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Subquery, TextChoices, Window
+from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy as _
+
+from negotiations.models import (
+    Jurisdiction, Meeting, Negotiation, Offer, Person, Position, Role, Stance, Statement,
+)
+
+QUOTE_TITLE_LENGTH = 80
+
+
+class EventKind(TextChoices):
+    POSITION = "position", _("position")
+    STATEMENT = "statement", _("statement")
+    MEETING = "meeting", _("meeting")
+    OFFER = "offer", _("offer")
+
+
+# Within one day, newest first reads best as consequence before cause:
+# the position taken, what was said, the offer tabled, the meeting held.
+_SAME_DAY_RANK = {EventKind.POSITION: 3, EventKind.STATEMENT: 2, EventKind.OFFER: 1, EventKind.MEETING: 0}
+
+
+@dataclass(frozen=True)
+class TimelineEvent:
+    """One dated thing on a jurisdiction's timeline; `object` is the model instance, related rows loaded."""
+
+    date: datetime.date
+    date_precision: str
+    kind: EventKind
+    title: str
+    url: str
+    object: Any
+    stance_changed: bool = False
+    previous_stance: Stance | None = None
+
+    @property
+    def sort_key(self) -> tuple:
+        return (self.date, _SAME_DAY_RANK[self.kind], self.object.pk)
+
+
+def jurisdiction_timeline(
+    *,
+    jurisdiction: Jurisdiction,
+    negotiation_slug: str | None = None,
+    kinds: Iterable[str] | None = None,
+    person_slug: str | None = None,
+    date_from: datetime.date | None = None,
+    date_to: datetime.date | None = None,
+    offset: int = 0,
+    limit: int = 20,
+) -> tuple[list[TimelineEvent], int]:
+    """The jurisdiction's events newest first, `limit` of them from `offset`, and how many match in all.
+
+    - positions of the jurisdiction; a position whose stance differs from the jurisdiction's
+      previous position on the same negotiation has `stance_changed` and `previous_stance`;
+    - statements made on its behalf;
+    - meetings it attended;
+    - offers: for a province or territory, those it or the federal government tabled;
+      for the federal government, every offer.
+
+    `kinds` limits the kinds (values of `EventKind`; empty or None means all). `person_slug`
+    keeps that person's statements and the meetings they attended (positions and offers have
+    no person, so they drop out). Dates are inclusive. At most one query per kind asked for,
+    plus one prefetch for position evidence and one for who tabled the offers.
+    """
+    if offset < 0 or limit < 1:
+        raise ValueError("offset must be at least 0 and limit at least 1")
+    wanted = set(kinds or EventKind.values)
+    unknown = wanted - set(EventKind.values)
+    if unknown:
+        raise ValueError(f"unknown event kinds: {sorted(unknown)}")
+    if person_slug:
+        wanted &= {EventKind.STATEMENT, EventKind.MEETING}
+
+    events: list[TimelineEvent] = []
+    total = 0
+    for kind, spec in _KINDS.items():
+        if kind not in wanted:
+            continue
+        queryset = _filter_common(
+            spec.rows(jurisdiction, person_slug), spec.date_field, negotiation_slug, date_from, date_to
+        )
+        rows = list(
+            queryset.annotate(matching=Window(Count("pk"))).order_by(f"-{spec.date_field}", "-pk")[: offset + limit]
+        )
+        # Every row carries the count of all matching rows; no row means none matched.
+        total += rows[0].matching if rows else 0
+        events.extend(spec.event(row) for row in rows)
+    events.sort(key=lambda event: event.sort_key, reverse=True)
+    return events[offset: offset + limit], total
+
+
+def _filter_common(queryset: QuerySet, date_field: str, negotiation_slug, date_from, date_to) -> QuerySet:
+    if negotiation_slug:
+        queryset = queryset.filter(negotiation__slug=negotiation_slug)
+    if date_from:
+        queryset = queryset.filter(**{f"{date_field}__gte": date_from})
+    if date_to:
+        queryset = queryset.filter(**{f"{date_field}__lte": date_to})
+    return queryset
+
+
+def _positions(jurisdiction: Jurisdiction, person_slug: str | None) -> QuerySet:
+    previous = Position.objects.filter(
+        negotiation=OuterRef("negotiation"), jurisdiction=OuterRef("jurisdiction"), as_of__lt=OuterRef("as_of")
+    ).order_by("-as_of", "-pk")
+    return (
+        Position.objects.filter(jurisdiction=jurisdiction)
+        .select_related("negotiation", "jurisdiction", "triggered_by_offer", "triggered_by_meeting")
+        .prefetch_related(Prefetch("evidence", queryset=Statement.objects.select_related("speaker", "source")))
+        .annotate(previous_stance=Subquery(previous.values("stance")[:1]))
+    )
+
+
+def _statements(jurisdiction: Jurisdiction, person_slug: str | None) -> QuerySet:
+    statements = Statement.objects.filter(jurisdiction=jurisdiction).select_related("speaker", "source", "meeting")
+    if person_slug:
+        statements = statements.filter(speaker__slug=person_slug)
+    return statements
+
+
+def _meetings(jurisdiction: Jurisdiction, person_slug: str | None) -> QuerySet:
+    meetings = Meeting.objects.filter(jurisdictions=jurisdiction)
+    if person_slug:
+        meetings = meetings.filter(participants__slug=person_slug)
+    return meetings
+
+
+def _offers(jurisdiction: Jurisdiction, person_slug: str | None) -> QuerySet:
+    offers = Offer.objects.prefetch_related(
+        Prefetch("tabled_by", queryset=Jurisdiction.objects.only("code", "name_en", "order"))
+    )
+    if jurisdiction.is_federal:
+        return offers
+    # Exists, not a join: an offer tabled by both would otherwise come back twice.
+    tabled = Offer.tabled_by.through.objects.filter(offer=OuterRef("pk")).filter(
+        Q(jurisdiction=jurisdiction) | Q(jurisdiction__kind=Jurisdiction.Kind.FEDERAL)
+    )
+    return offers.filter(Exists(tabled))
+
+
+def _position_event(position: Position) -> TimelineEvent:
+    previous = Stance(position.previous_stance) if position.previous_stance else None
+    return TimelineEvent(
+        date=position.as_of,
+        date_precision=position.date_precision,
+        kind=EventKind.POSITION,
+        title=gettext("%(jurisdiction)s: %(stance)s (%(negotiation)s)") % {
+            "jurisdiction": position.jurisdiction.name_en,
+            "stance": position.get_stance_display(),
+            "negotiation": position.negotiation.title,
+        },
+        url=reverse(
+            "negotiations:stance_cell",
+            args=[position.negotiation.slug, position.jurisdiction.code, f"{position.as_of:%Y-%m}"],
+        ),
+        object=position,
+        stance_changed=previous is not None and previous != position.stance,
+        previous_stance=previous,
+    )
+
+
+def _statement_event(statement: Statement) -> TimelineEvent:
+    quote = statement.quote
+    if len(quote) > QUOTE_TITLE_LENGTH:
+        quote = quote[: QUOTE_TITLE_LENGTH - 1].rstrip() + "…"
+    return TimelineEvent(
+        date=statement.date,
+        date_precision=statement.date_precision,
+        kind=EventKind.STATEMENT,
+        title=f"{statement.speaker.name}: “{quote}”",
+        # A statement has no page of its own; it is shown on its source's page.
+        url=f"{statement.source.get_absolute_url()}#statement-{statement.pk}",
+        object=statement,
+    )
+
+
+def _meeting_event(meeting: Meeting) -> TimelineEvent:
+    return TimelineEvent(
+        date=meeting.date,
+        date_precision=meeting.date_precision,
+        kind=EventKind.MEETING,
+        title=meeting.title,
+        url=meeting.get_absolute_url(),
+        object=meeting,
+    )
+
+
+def _offer_event(offer: Offer) -> TimelineEvent:
+    return TimelineEvent(
+        date=offer.tabled_on,
+        date_precision=offer.date_precision,
+        kind=EventKind.OFFER,
+        title=offer.title,
+        url=offer.get_absolute_url(),
+        object=offer,
+    )
+
+
+@dataclass(frozen=True)
+class _KindSpec:
+    rows: Callable[[Jurisdiction, str | None], QuerySet]
+    date_field: str
+    event: Callable[[Any], TimelineEvent]
+
+
+_KINDS = {
+    EventKind.POSITION: _KindSpec(_positions, "as_of", _position_event),
+    EventKind.STATEMENT: _KindSpec(_statements, "date", _statement_event),
+    EventKind.MEETING: _KindSpec(_meetings, "date", _meeting_event),
+    EventKind.OFFER: _KindSpec(_offers, "tabled_on", _offer_event),
+}
+
+
+def current_position(*, jurisdiction: Jurisdiction, negotiation: Negotiation | None) -> Position | None:
+    """The jurisdiction's latest position on the negotiation (one query), or None."""
+    if negotiation is None:
+        return None
+    return (
+        Position.objects.filter(jurisdiction=jurisdiction, negotiation=negotiation)
+        .select_related("triggered_by_offer", "triggered_by_meeting")
+        .order_by("-as_of", "-pk")
+        .first()
+    )
+
+
+def people_on_timeline(*, jurisdiction: Jurisdiction) -> QuerySet[Person]:
+    """People a timeline can be filtered by: who spoke for the jurisdiction, held a role in it,
+    or attended a meeting it attended (one query)."""
+    return Person.objects.filter(
+        Exists(Statement.objects.filter(speaker=OuterRef("pk"), jurisdiction=jurisdiction))
+        | Exists(Role.objects.filter(person=OuterRef("pk"), jurisdiction=jurisdiction))
+        | Exists(Meeting.participants.through.objects.filter(
+            person=OuterRef("pk"), meeting__jurisdictions=jurisdiction))
+    ).order_by("name")
