@@ -1,0 +1,565 @@
+"""The admin for daily curation of the record, with the history of every change.
+
+Every changelist loads its rows in a fixed number of queries: foreign keys shown
+in a column are select_related, many-valued columns are prefetched and counts
+are subquery annotations. Inline rows render in a fixed number of queries too
+(see ``RowsInlineMixin``).
+"""
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.widgets import AutocompleteSelect
+from django.core.exceptions import ValidationError
+from django.db import models, transaction
+from django.db.models import Count, IntegerField, OuterRef, Prefetch, Subquery
+from django.db.models.functions import Coalesce
+from django.forms.models import BaseInlineFormSet
+from django.utils.text import Truncator
+from django.utils.translation import gettext_lazy as _, ngettext
+from simple_history.admin import SimpleHistoryAdmin
+from simple_history.models import DeletedObject, ModelChange, ModelDelta
+from simple_history.utils import get_history_model_for_model, get_m2m_reverse_field_name
+
+from negotiations.models import (
+    FundingSource,
+    Jurisdiction,
+    JurisdictionTreatment,
+    Meeting,
+    Negotiation,
+    Offer,
+    Person,
+    PhaseInStep,
+    Position,
+    Role,
+    Source,
+    Statement,
+)
+from negotiations.terms import FUNDING_SOURCES, check_terms
+
+SPLIT_FIELDS = ("max_grant", "federal_amount", "provincial_amount", "employer_amount")
+
+
+def count_of(model, fk: str):
+    """Count the ``model`` rows whose ``fk`` points at the outer row, as a subquery (no join fan-out)."""
+    counted = (
+        model.objects.filter(**{fk: OuterRef("pk")}).order_by().values(fk).annotate(n=Count("pk")).values("n")
+    )
+    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
+
+
+def codes(jurisdictions) -> str:
+    """Jurisdiction codes of a prefetched relation, in display order."""
+    return ", ".join(j.code for j in jurisdictions.all()) or "—"
+
+
+def excerpt(text: str, words: int = 14) -> str:
+    return Truncator(text).words(words)
+
+
+# ---------------------------------------------------------------------------
+# History pages and inline rows in a fixed number of queries
+
+
+class CurationAdmin(SimpleHistoryAdmin):
+    """The history admin, with a history page whose many-to-many diffs cost one query per field.
+
+    simple_history diffs many-to-many fields with a few queries per pair of
+    records; on a page of 100 records of a meeting that is hundreds of queries.
+    Here each tracked many-to-many field's rows for the whole page are read at
+    once and diffed in memory, with the same values simple_history shows.
+    """
+
+    def set_history_delta_changes(self, request, historical_records, foreign_keys_are_objs=True):
+        records = list(historical_records)
+        m2m_names = [field.name for field in get_history_model_for_model(self.model)._history_m2m_fields]
+        if not m2m_names or not records:
+            return super().set_history_delta_changes(request, historical_records, foreign_keys_are_objs)
+        m2m_rows = {name: self._m2m_rows_by_record(records, name, foreign_keys_are_objs) for name in m2m_names}
+        for newer, older in zip(records, records[1:]):
+            delta = newer.diff_against(older, excluded_fields=m2m_names, foreign_keys_are_objs=foreign_keys_are_objs)
+            changes = list(delta.changes)
+            for name in m2m_names:
+                old, new = m2m_rows[name].get(older.pk, []), m2m_rows[name].get(newer.pk, [])
+                if old != new:
+                    changes.append(ModelChange(name, old, new))
+            changes.sort(key=lambda change: change.field)
+            delta = ModelDelta(changes, [change.field for change in changes], older, newer)
+            helper = self.get_historical_record_context_helper(request, newer)
+            newer.history_delta_changes = helper.context_for_delta_changes(delta)
+
+    def _m2m_rows_by_record(self, records, name: str, foreign_keys_are_objs: bool) -> dict[int, list[dict]]:
+        """The historical through rows of ``name`` for each record, as simple_history's diff lists them."""
+        through = getattr(records[0], name).model
+        reverse_name = get_m2m_reverse_field_name(self.model._meta.get_field(name))
+        row_fields = [
+            field for field in through._meta.fields
+            if field.editable and field.name not in ("id", "m2m_history_id", "history")
+        ]
+        relations = [field.name for field in row_fields if isinstance(field, models.ForeignKey)]
+        queryset = through.objects.filter(history__in=records).order_by("history_id", reverse_name)
+        if foreign_keys_are_objs:
+            queryset = queryset.select_related(*relations)
+        rows: dict[int, list[dict]] = {}
+        for row in queryset:
+            rows.setdefault(row.history_id, []).append({
+                field.name: self._row_value(row, field, foreign_keys_are_objs) for field in row_fields
+            })
+        return rows
+
+    @staticmethod
+    def _row_value(row, field, foreign_keys_are_objs: bool):
+        if not isinstance(field, models.ForeignKey):
+            return getattr(row, field.name)
+        if not foreign_keys_are_objs:
+            return getattr(row, field.attname)
+        related = getattr(row, field.name, None)
+        return DeletedObject(field.related_model, getattr(row, field.attname)) if related is None else related
+
+
+class RowAutocompleteSelect(AutocompleteSelect):
+    """An inline row's autocomplete that labels the selected option from the object the row holds.
+
+    The stock widget looks the selected object up again for every row it renders;
+    the inline's queryset has already select_related() it, so ``RowForm`` hands
+    the label over and no query is made. Without a label (a re-rendered POST with
+    a new value) it falls back to the stock lookup.
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.loaded: dict[str, str] = {}
+
+    def optgroups(self, name, value, attr=None):
+        selected = [str(v) for v in value if str(v) not in self.choices.field.empty_values]
+        if not selected or any(key not in self.loaded for key in selected):
+            return super().optgroups(name, value, attr)
+        options = [] if self.is_required else [self.create_option(name, "", "", False, 0)]
+        for key in selected:
+            options.append(self.create_option(name, key, self.loaded[key], set(selected), len(options)))
+        return [(None, options, 0)]
+
+
+class RowForm(forms.ModelForm):
+    """Gives each ``RowAutocompleteSelect`` the label of the related object already loaded on the row."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk is None:
+            return
+        for name, field in self.fields.items():
+            widget = getattr(field.widget, "widget", field.widget)
+            if not isinstance(widget, RowAutocompleteSelect):
+                continue
+            if self.instance._meta.get_field(name).is_cached(self.instance):
+                related = getattr(self.instance, name)
+                if related is not None:
+                    widget.loaded = {str(related.pk): field.label_from_instance(related)}
+
+
+class RowsInlineMixin:
+    """For an inline whose rows cost no query each: list the relations they show in ``row_relations``."""
+
+    form = RowForm
+    row_relations: tuple[str, ...] = ()
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related(*self.row_relations)
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name in self.get_autocomplete_fields(request) and "widget" not in kwargs:
+            kwargs["widget"] = RowAutocompleteSelect(db_field, self.admin_site, using=kwargs.get("using"))
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+class RowsInline(RowsInlineMixin, admin.TabularInline):
+    """A tabular inline whose rows render in a fixed number of queries."""
+
+
+# ---------------------------------------------------------------------------
+# Jurisdictions, people, negotiations, sources
+
+
+@admin.register(Jurisdiction)
+class JurisdictionAdmin(CurationAdmin):
+    list_display = ("code", "name_en", "name_fr", "kind", "order", "population", "population_date",
+                    "population_confidence")
+    list_display_links = ("code", "name_en")
+    list_filter = ("kind", "population_confidence")
+    search_fields = ("code", "name_en", "name_fr")
+    fieldsets = (
+        (None, {"fields": ("code", "name_en", "name_fr", "kind", "order")}),
+        (_("Population"), {"fields": ("population", "population_date", "population_source",
+                                      "population_confidence")}),
+    )
+
+
+class RoleInline(RowsInline):
+    model = Role
+    fields = ("title", "jurisdiction", "organization", "start", "start_precision", "end", "end_precision")
+    autocomplete_fields = ("jurisdiction",)
+    row_relations = ("person", "jurisdiction")
+    extra = 1
+
+
+@admin.register(Person)
+class PersonAdmin(CurationAdmin):
+    list_display = ("name", "slug", "roles_held", "statement_count")
+    search_fields = ("name", "slug", "roles__title", "roles__organization")
+    list_filter = ("roles__jurisdiction",)
+    prepopulated_fields = {"slug": ("name",)}
+    inlines = (RoleInline,)
+
+    def get_queryset(self, request):
+        return (
+            super().get_queryset(request)
+            .prefetch_related(Prefetch("roles", queryset=Role.objects.select_related("jurisdiction")))
+            .annotate(statement_count=count_of(Statement, "speaker"))
+        )
+
+    @admin.display(description=_("roles"))
+    def roles_held(self, person):
+        return "; ".join(
+            f"{role.title} ({role.jurisdiction.code if role.jurisdiction_id else role.organization})"
+            for role in person.roles.all()
+        ) or "—"
+
+    @admin.display(description=_("statements"), ordering="statement_count")
+    def statement_count(self, person):
+        return person.statement_count
+
+
+@admin.register(Role)
+class RoleAdmin(CurationAdmin):
+    list_display = ("person", "title", "jurisdiction", "organization", "start", "end")
+    list_select_related = ("person", "jurisdiction")
+    list_filter = ("jurisdiction",)
+    search_fields = ("person__name", "title", "organization")
+    autocomplete_fields = ("person", "jurisdiction")
+    date_hierarchy = "start"
+
+
+@admin.register(Negotiation)
+class NegotiationAdmin(CurationAdmin):
+    list_display = ("title", "slug", "started_on", "offer_count", "meeting_count", "statement_count",
+                    "position_count")
+    search_fields = ("title", "slug", "summary")
+    prepopulated_fields = {"slug": ("title",)}
+    date_hierarchy = "started_on"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(
+            offer_count=count_of(Offer, "negotiation"),
+            meeting_count=count_of(Meeting, "negotiation"),
+            statement_count=count_of(Statement, "negotiation"),
+            position_count=count_of(Position, "negotiation"),
+        )
+
+    @admin.display(description=_("offers"), ordering="offer_count")
+    def offer_count(self, negotiation):
+        return negotiation.offer_count
+
+    @admin.display(description=_("meetings"), ordering="meeting_count")
+    def meeting_count(self, negotiation):
+        return negotiation.meeting_count
+
+    @admin.display(description=_("statements"), ordering="statement_count")
+    def statement_count(self, negotiation):
+        return negotiation.statement_count
+
+    @admin.display(description=_("positions"), ordering="position_count")
+    def position_count(self, negotiation):
+        return negotiation.position_count
+
+
+@admin.register(Source)
+class SourceAdmin(CurationAdmin):
+    list_display = ("title", "outlet", "kind", "author", "published_on", "statement_count")
+    list_filter = ("kind", "date_precision", "outlet")
+    search_fields = ("title", "outlet", "author", "slug", "summary", "text")
+    prepopulated_fields = {"slug": ("title",)}
+    date_hierarchy = "published_on"
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(statement_count=count_of(Statement, "source"))
+
+    @admin.display(description=_("statements"), ordering="statement_count")
+    def statement_count(self, source):
+        return source.statement_count
+
+
+# ---------------------------------------------------------------------------
+# Meetings and statements
+
+
+class StatementAtMeetingFormSet(BaseInlineFormSet):
+    """A statement logged at a meeting belongs to the meeting's negotiation."""
+
+    def save_new(self, form, commit=True):
+        form.instance.negotiation_id = self.instance.negotiation_id
+        return super().save_new(form, commit=commit)
+
+
+class StatementInline(RowsInlineMixin, admin.StackedInline):
+    model = Statement
+    formset = StatementAtMeetingFormSet
+    fields = (("speaker", "jurisdiction"), ("date", "source"), "quote", "retracted")
+    autocomplete_fields = ("speaker", "jurisdiction", "source")
+    row_relations = ("speaker", "jurisdiction", "source")
+    formfield_overrides = {models.TextField: {"widget": forms.Textarea(attrs={"rows": 3, "cols": 80})}}
+    show_change_link = True
+    extra = 0
+
+
+@admin.register(Meeting)
+class MeetingAdmin(CurationAdmin):
+    list_display = ("title", "date", "kind", "location", "negotiation", "jurisdictions_present", "statement_count")
+    list_select_related = ("negotiation",)
+    list_filter = ("kind", "negotiation", "jurisdictions", "date_precision")
+    search_fields = ("title", "slug", "location", "outcome")
+    date_hierarchy = "date"
+    prepopulated_fields = {"slug": ("title",)}
+    autocomplete_fields = ("participants", "jurisdictions", "sources")
+    inlines = (StatementInline,)
+
+    def get_queryset(self, request):
+        return (
+            super().get_queryset(request)
+            .prefetch_related("jurisdictions")
+            .annotate(statement_count=count_of(Statement, "meeting"))
+        )
+
+    @admin.display(description=_("jurisdictions present"))
+    def jurisdictions_present(self, meeting):
+        return codes(meeting.jurisdictions)
+
+    @admin.display(description=_("statements"), ordering="statement_count")
+    def statement_count(self, meeting):
+        return meeting.statement_count
+
+
+@admin.register(Statement)
+class StatementAdmin(CurationAdmin):
+    list_display = ("quote_excerpt", "date", "speaker", "jurisdiction", "source", "language", "retracted")
+    list_display_links = ("quote_excerpt",)
+    list_filter = ("retracted", "language", "jurisdiction", "negotiation", "date_precision")
+    search_fields = ("quote", "context", "speaker__name", "ref", "source__title")
+    date_hierarchy = "date"
+    autocomplete_fields = ("speaker", "jurisdiction", "source", "meeting")
+    actions = ("retract",)
+    fieldsets = (
+        (None, {"fields": ("negotiation", "speaker", "jurisdiction", "date", "date_precision", "quote",
+                           "language", "original_language", "context", "source", "meeting", "ref")}),
+        (_("Retraction"), {"fields": ("retracted", "retraction_note")}),
+    )
+
+    def get_queryset(self, request):
+        # Here rather than in list_select_related, which the changelist ignores once the queryset has any:
+        # Statement.__str__ names the speaker, in autocomplete results too.
+        return super().get_queryset(request).select_related("speaker", "jurisdiction", "source")
+
+    @admin.display(description=_("quote"), ordering="quote")
+    def quote_excerpt(self, statement):
+        return excerpt(statement.quote)
+
+    @admin.action(description=_("Retract"), permissions=["change"])
+    def retract(self, request, queryset):
+        retracted = 0
+        with transaction.atomic():
+            # One save per statement, so its history records the retraction and who made it.
+            for statement in queryset.filter(retracted=False):
+                statement.retracted = True
+                statement.save(update_fields=["retracted"])
+                retracted += 1
+        self.message_user(
+            request,
+            ngettext("%(count)d statement retracted.", "%(count)d statements retracted.", retracted)
+            % {"count": retracted},
+            messages.SUCCESS,
+        )
+
+
+# ---------------------------------------------------------------------------
+# Offers and positions
+
+
+class OfferForm(forms.ModelForm):
+    """Refuses a split that does not add up to the maximum grant, naming the field at fault.
+
+    The sources' sums need the inline rows, which this form cannot see:
+    ``FundingSourceFormSet`` checks those with the same rule function.
+    """
+
+    def clean(self):
+        cleaned_data = super().clean()
+        problems = check_terms(
+            **{name: cleaned_data.get(name) for name in SPLIT_FIELDS},
+            sources=None,
+            employer_min_share=cleaned_data.get("employer_min_share"),
+            scale_amount=cleaned_data.get("scale_amount"),
+        )
+        for problem in problems:
+            self.add_error(problem.field if problem.field in self.fields else None, problem.message)
+        return cleaned_data
+
+
+class FundingSourceFormSet(BaseInlineFormSet):
+    """Checks that each government's rows add up to its amount on the offer being saved.
+
+    ``self.instance`` is the offer with the offer form's cleaned values already
+    applied (the admin validates that form before its inline formsets), so a
+    refusal here keeps the whole page, offer included, from being saved.
+    """
+
+    def clean(self):
+        super().clean()
+        if any(self.errors):
+            return
+        offer = self.instance
+        # An amount the offer form refused is None here; check_terms skips the rules that need it.
+        split = {name: getattr(offer, name) for name in SPLIT_FIELDS}
+        rows = [
+            (form.cleaned_data["payer"], form.cleaned_data["program"], form.cleaned_data["amount"])
+            for form in self.forms
+            if form.cleaned_data and not self._should_delete_form(form)
+        ]
+        problems = check_terms(**split, sources=rows, scale_program=offer.scale_program)
+        # Problems with the offer's own fields are the offer form's to show.
+        refusals = [problem.message for problem in problems if problem.field == FUNDING_SOURCES]
+        if refusals:
+            raise ValidationError(refusals)
+
+
+class FundingSourceInline(RowsInline):
+    model = FundingSource
+    formset = FundingSourceFormSet
+    fields = ("payer", "program", "amount")
+    verbose_name_plural = _("funding sources (per trainee; each government's rows add up to its amount)")
+
+    def get_extra(self, request, obj=None, **kwargs):
+        return 2 if obj is None else 1
+
+
+class JurisdictionTreatmentInline(RowsInline):
+    model = JurisdictionTreatment
+    fields = ("jurisdiction", "treatment")
+    autocomplete_fields = ("jurisdiction",)
+    row_relations = ("jurisdiction",)
+    verbose_name_plural = _("treatments (a province or territory without a row participates)")
+    extra = 0
+
+
+class PhaseInStepInline(RowsInline):
+    model = PhaseInStep
+    fields = ("fiscal_year", "fraction")
+    extra = 0
+
+
+@admin.register(Offer)
+class OfferAdmin(CurationAdmin):
+    form = OfferForm
+    list_display = ("title", "tabled_on", "tabled_by_codes", "status", "split", "sources_per_trainee", "scale",
+                    "responds_to")
+    list_select_related = ("responds_to",)
+    list_filter = ("status", "negotiation", "tabled_by", "scale_program", "shortfall_liability")
+    search_fields = ("title", "slug", "summary", "assumptions")
+    date_hierarchy = "tabled_on"
+    prepopulated_fields = {"slug": ("title",)}
+    autocomplete_fields = ("tabled_by", "responds_to", "meeting", "sources")
+    readonly_fields = ("version",)
+    actions = ("mark_superseded",)
+    inlines = (FundingSourceInline, JurisdictionTreatmentInline, PhaseInStepInline)
+    fieldsets = (
+        (None, {"fields": ("negotiation", "title", "slug", "tabled_by", "tabled_on", "date_precision",
+                           "responds_to", "meeting", "status", "summary", "sources", "version")}),
+        (_("Terms"), {
+            "description": _("Per trainee: the federal, provincial and employer amounts add up to the maximum grant."),
+            "fields": ("max_grant", "federal_amount", "provincial_amount", "employer_amount", "scale_program",
+                       "scale_amount", "employer_min_share", "small_employer_gap_payer", "shortfall_liability",
+                       "assumptions"),
+        }),
+    )
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("tabled_by", "funding_sources")
+
+    def get_formset_kwargs(self, request, obj, inline, prefix):
+        kwargs = super().get_formset_kwargs(request, obj, inline, prefix)
+        if isinstance(inline, FundingSourceInline) and obj.pk is None:
+            kwargs["initial"] = [{"payer": "federal"}, {"payer": "provincial"}]
+        return kwargs
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            obj.version += 1
+        super().save_model(request, obj, form, change)
+
+    @admin.display(description=_("tabled by"))
+    def tabled_by_codes(self, offer):
+        return codes(offer.tabled_by)
+
+    @admin.display(description=_("federal / provincial / employer of max"))
+    def split(self, offer):
+        return (f"{offer.federal_amount:,.0f} / {offer.provincial_amount:,.0f} / {offer.employer_amount:,.0f}"
+                f" of {offer.max_grant:,.0f}")
+
+    @admin.display(description=_("sources per trainee"))
+    def sources_per_trainee(self, offer):
+        return "; ".join(
+            f"{row.payer} {row.program} {row.amount:,.0f}" for row in offer.funding_sources.all()
+        ) or "—"
+
+    @admin.display(description=_("scale"), ordering="scale_amount")
+    def scale(self, offer):
+        return f"{offer.scale_amount:,.0f} from {offer.scale_program}"
+
+    @admin.action(description=_("Mark as superseded"), permissions=["change"])
+    def mark_superseded(self, request, queryset):
+        marked = 0
+        with transaction.atomic():
+            # One save per offer, so its history records the change of status and who made it.
+            for offer in queryset.exclude(status=Offer.Status.SUPERSEDED):
+                offer.status = Offer.Status.SUPERSEDED
+                offer.version += 1
+                offer.save(update_fields=["status", "version"])
+                marked += 1
+        self.message_user(
+            request,
+            ngettext("%(count)d offer marked as superseded.", "%(count)d offers marked as superseded.", marked)
+            % {"count": marked},
+            messages.SUCCESS,
+        )
+
+
+@admin.register(Position)
+class PositionAdmin(CurationAdmin):
+    list_display = ("jurisdiction", "stance", "as_of", "negotiation", "summary_excerpt", "triggered_by_offer",
+                    "triggered_by_meeting", "evidence_count")
+    list_select_related = ("jurisdiction", "negotiation", "triggered_by_offer", "triggered_by_meeting")
+    list_filter = ("stance", "jurisdiction", "negotiation")
+    search_fields = ("summary", "conditions", "jurisdiction__code", "jurisdiction__name_en")
+    date_hierarchy = "as_of"
+    autocomplete_fields = ("jurisdiction", "evidence", "sources", "triggered_by_offer", "triggered_by_meeting")
+    readonly_fields = ("version",)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(evidence_count=count_of(Position.evidence.through, "position"))
+
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        if db_field.name == "evidence":
+            # Each selected statement is labelled with its speaker's name.
+            kwargs["queryset"] = Statement.objects.select_related("speaker")
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            obj.version += 1
+        super().save_model(request, obj, form, change)
+
+    @admin.display(description=_("summary"))
+    def summary_excerpt(self, position):
+        return excerpt(position.summary)
+
+    @admin.display(description=_("evidence"), ordering="evidence_count")
+    def evidence_count(self, position):
+        return position.evidence_count

@@ -1,0 +1,184 @@
+"""The rules an offer's stored terms must follow: the split and each payer's sources add up.
+
+Pure Python on purpose (no Django), so the admin, the services and the API all
+apply the same rules and report the same messages. Each problem names the Offer
+model field at fault, or ``"funding_sources"`` for anything that needs the
+per-program rows to see (their sums, which program a payer may draw on, a
+program listed twice, the scale's program left undrawn).
+
+Payers and programs are the plain string values of ``negotiations.models``'
+``GovernmentPayer`` and ``Program`` choices (``TextChoices`` members are
+``str``, so they can be passed as they are).
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+
+__all__ = ["FUNDING_SOURCES", "TermsProblem", "check_terms", "problems_by_field"]
+
+FUNDING_SOURCES = "funding_sources"
+
+FEDERAL = "federal"
+PROVINCIAL = "provincial"
+PROGRAMS = ("LMA", "LMDA", "CJF", "PT_OWN", "FEDERAL_NEW")
+
+# Ottawa cannot spend a province's own revenue, and a province cannot spend new federal money.
+FORBIDDEN_PROGRAM = {
+    FEDERAL: ("PT_OWN", "The federal government cannot pay from a province's or territory's own revenue (PT_OWN)."),
+    PROVINCIAL: ("FEDERAL_NEW", "A province or territory cannot pay with new federal money (FEDERAL_NEW)."),
+}
+
+_ZERO = Decimal(0)
+_ONE = Decimal(1)
+
+
+@dataclass(frozen=True)
+class TermsProblem:
+    """One broken rule: the model field at fault (or ``"funding_sources"``) and a sentence for people."""
+
+    field: str
+    message: str
+
+
+def check_terms(
+    *,
+    max_grant: Decimal | int | None,
+    federal_amount: Decimal | int | None,
+    provincial_amount: Decimal | int | None,
+    employer_amount: Decimal | int | None,
+    sources: Iterable[tuple[str, str, Decimal | int]] | None,
+    employer_min_share: Decimal | int | None = None,
+    scale_amount: Decimal | int | None = None,
+    scale_program: str | None = None,
+) -> list[TermsProblem]:
+    """Return every problem with an offer's terms, in a stable order; an empty list means they hold.
+
+    ``sources`` are ``(payer, program, amount)`` rows, per trainee, as stored in
+    ``FundingSource``. Pass ``None`` for what is not known (a form that sees
+    only the offer's own fields has no rows; a formset after the offer form
+    refused a field has no value for it): every rule that needs a missing value
+    is skipped, the others still apply. Amounts are ``Decimal`` or ``int``; a
+    float raises ``TypeError`` because it cannot hold cents exactly.
+    """
+    max_grant, federal_amount, provincial_amount, employer_amount = (
+        _exact_or_none(max_grant), _exact_or_none(federal_amount),
+        _exact_or_none(provincial_amount), _exact_or_none(employer_amount),
+    )
+    problems: list[TermsProblem] = []
+
+    if max_grant is not None and max_grant <= 0:
+        problems.append(TermsProblem("max_grant", f"The maximum grant must be greater than zero (got {_money(max_grant)})."))
+    for field, label, amount in (
+        ("federal_amount", "federal", federal_amount),
+        ("provincial_amount", "provincial", provincial_amount),
+        ("employer_amount", "employer", employer_amount),
+    ):
+        if amount is not None and amount < 0:
+            problems.append(TermsProblem(field, f"The {label} amount cannot be negative (got {_money(amount)})."))
+
+    if None not in (max_grant, federal_amount, provincial_amount, employer_amount):
+        split = federal_amount + provincial_amount + employer_amount
+        if split != max_grant:
+            problems.append(TermsProblem(
+                "max_grant",
+                f"The federal, provincial and employer amounts ({_money(federal_amount)} + {_money(provincial_amount)}"
+                f" + {_money(employer_amount)}) add up to {_money(split)} but the maximum grant is {_money(max_grant)}.",
+            ))
+
+    if employer_min_share is not None:
+        share = _exact(employer_min_share)
+        if not _ZERO <= share <= _ONE:
+            problems.append(TermsProblem(
+                "employer_min_share",
+                f"The employer minimum share is a fraction between 0 and 1, such as 0.15 (got {share}).",
+            ))
+
+    if scale_amount is not None and _exact(scale_amount) <= 0:
+        problems.append(TermsProblem(
+            "scale_amount", f"The national amount drawn must be greater than zero (got {_money(_exact(scale_amount))})."
+        ))
+
+    if sources is not None:
+        problems.extend(_check_sources(
+            list(sources),
+            amounts={FEDERAL: federal_amount, PROVINCIAL: provincial_amount},
+            scale_program=scale_program,
+        ))
+    return problems
+
+
+def problems_by_field(problems: Iterable[TermsProblem]) -> dict[str, list[str]]:
+    """Group messages by field, in order: the shape ``django.core.exceptions.ValidationError`` takes."""
+    grouped: dict[str, list[str]] = {}
+    for problem in problems:
+        grouped.setdefault(problem.field, []).append(problem.message)
+    return grouped
+
+
+def _check_sources(
+    rows: list[tuple[str, str, Decimal | int]],
+    *,
+    amounts: dict[str, Decimal | None],
+    scale_program: str | None,
+) -> list[TermsProblem]:
+    problems: list[TermsProblem] = []
+
+    def refuse(message: str) -> None:
+        problems.append(TermsProblem(FUNDING_SOURCES, message))
+
+    totals = {FEDERAL: _ZERO, PROVINCIAL: _ZERO}
+    seen: set[tuple[str, str]] = set()
+    for payer, program, raw_amount in rows:
+        amount = _exact(raw_amount)
+        if payer not in totals:
+            refuse(f"Only the federal and provincial governments have funding sources, not {payer!r}.")
+            continue
+        if program not in PROGRAMS:
+            refuse(f"{program!r} is not a program; use one of {', '.join(PROGRAMS)}.")
+            continue
+        if (payer, program) in seen:
+            refuse(f"{payer.capitalize()} money from {program} is listed more than once.")
+        seen.add((payer, program))
+        forbidden, message = FORBIDDEN_PROGRAM[payer]
+        if program == forbidden:
+            refuse(message)
+        if amount < 0:
+            refuse(f"The {payer} amount from {program} cannot be negative (got {_money(amount)}).")
+        totals[payer] += amount
+
+    for payer in (FEDERAL, PROVINCIAL):
+        if amounts[payer] is not None and totals[payer] != amounts[payer]:
+            refuse(
+                f"{payer.capitalize()} sources add up to {_money(totals[payer])}"
+                f" but the {payer} amount is {_money(amounts[payer])}."
+            )
+
+    # The fiscal engine counts trainees as the scale divided by the per-trainee draw on its program.
+    if scale_program is not None and scale_program in PROGRAMS:
+        drawn = sum(
+            (_exact(amount) for payer, program, amount in rows if payer in totals and program == scale_program),
+            _ZERO,
+        )
+        if drawn <= 0:
+            refuse(
+                f"The scale is drawn from {scale_program} but no payer takes anything from {scale_program}"
+                " per trainee, so the number of trainees cannot be worked out."
+            )
+    return problems
+
+
+def _exact(value: Decimal | int) -> Decimal:
+    """Return ``value`` as a Decimal, refusing floats (and bools) that would smuggle in binary rounding."""
+    if isinstance(value, bool) or not isinstance(value, (Decimal, int)):
+        raise TypeError(f"amounts must be Decimal or int, not {type(value).__name__}")
+    return Decimal(value)
+
+
+def _exact_or_none(value: Decimal | int | None) -> Decimal | None:
+    return None if value is None else _exact(value)
+
+
+def _money(amount: Decimal) -> str:
+    """Format an amount for a message, like 4,000.00."""
+    return f"{amount:,.2f}"

@@ -1,0 +1,388 @@
+"""The curation admin: every page loads in a bounded number of queries, and offers' terms are checked.
+
+Query counts are compared at two sizes of data: a changelist (or an inline) that
+issues a query per row shows a different count once there are more rows.
+"""
+
+import datetime
+from decimal import Decimal
+
+import pytest
+from django.contrib import admin
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from grants.models import ProgramEnvelope
+from negotiations.models import (
+    FundingSource,
+    Jurisdiction,
+    JurisdictionTreatment,
+    Meeting,
+    Negotiation,
+    Offer,
+    Person,
+    PhaseInStep,
+    Position,
+    Role,
+    Source,
+    Stance,
+    Statement,
+)
+from tests import factories as f
+
+pytestmark = pytest.mark.django_db
+
+ADMIN_MODELS = [Jurisdiction, Person, Role, Negotiation, Source, Meeting, Statement, Position, Offer, ProgramEnvelope]
+PROGRAMS = ["LMA", "LMDA", "CJF", "PT_OWN", "FEDERAL_NEW"]
+
+# Upper bounds, a little above what was measured, so a regression shows up as a failure.
+CHANGELIST_MAX_QUERIES = 14
+PAGE_MAX_QUERIES = 18
+
+
+@pytest.fixture
+def admin_user(db, django_user_model):
+    """A superuser without a password: admin_client logs in with force_login, and hashing is slow."""
+    return django_user_model.objects.create(username="admin", is_staff=True, is_superuser=True)
+
+
+def grow(rows: int) -> None:
+    """Add ``rows`` more of every admin model, each row linked the way real data is."""
+    start = Jurisdiction.objects.count()
+    for i in range(start, start + rows):
+        jurisdiction = f.JurisdictionFactory(code=f.PT_CODES[i], order=i + 1)
+        negotiation = f.NegotiationFactory(slug=f"negotiation-{i}")
+        person = f.PersonFactory()
+        f.RoleFactory(person=person, jurisdiction=jurisdiction)
+        f.RoleFactory(person=person, jurisdiction=None, organization="Canadian Federation of Independent Business")
+        source = f.SourceFactory()
+        meeting = f.MeetingFactory(negotiation=negotiation, jurisdictions=[jurisdiction])
+        meeting.participants.add(person)
+        meeting.sources.add(source)
+        statement = f.StatementFactory(
+            negotiation=negotiation, speaker=person, jurisdiction=jurisdiction, source=source, meeting=meeting,
+        )
+        offer = f.OfferFactory(
+            negotiation=negotiation, tabled_by=[jurisdiction], meeting=meeting,
+            responds_to=Offer.objects.order_by("-pk").first(),
+        )
+        offer.sources.add(source)
+        JurisdictionTreatment.objects.create(offer=offer, jurisdiction=jurisdiction, treatment="opts_out_compensated")
+        PhaseInStep.objects.create(offer=offer, fiscal_year="2014-15", fraction=Decimal("0.15"))
+        position = f.PositionFactory(
+            negotiation=negotiation, jurisdiction=jurisdiction, triggered_by_offer=offer, triggered_by_meeting=meeting,
+        )
+        position.evidence.add(statement)
+        position.sources.add(source)
+        if i < len(PROGRAMS):
+            f.ProgramEnvelopeFactory(program=PROGRAMS[i])
+
+
+def admin_url(model, view, *args):
+    return reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_{view}", args=args)
+
+
+def get_counting(client, url):
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    return response, len(queries)
+
+
+def test_every_model_is_registered_with_history():
+    from simple_history.admin import SimpleHistoryAdmin
+
+    for model in ADMIN_MODELS:
+        assert isinstance(admin.site._registry.get(model), SimpleHistoryAdmin), model
+
+
+@pytest.mark.parametrize("model", ADMIN_MODELS, ids=lambda model: model.__name__)
+def test_changelist_query_count_does_not_grow_with_rows(admin_client, model):
+    grow(3)
+    small, at_three = get_counting(admin_client, admin_url(model, "changelist"))
+    grow(6)
+    large, at_nine = get_counting(admin_client, admin_url(model, "changelist"))
+
+    assert small.status_code == large.status_code == 200
+    assert large.context["cl"].result_count > small.context["cl"].result_count
+    assert at_three == at_nine, f"{model.__name__}: {at_three} queries at 3 rows, {at_nine} at 9"
+    assert at_nine <= CHANGELIST_MAX_QUERIES
+
+
+@pytest.mark.parametrize("model", ADMIN_MODELS, ids=lambda model: model.__name__)
+def test_add_change_and_history_pages_load_in_bounded_queries(admin_client, model):
+    grow(3)
+    obj = model.objects.order_by("pk").last()
+
+    for view in ("add", "change", "history"):
+        url = admin_url(model, view) if view == "add" else admin_url(model, view, obj.pk)
+        response, queries = get_counting(admin_client, url)
+        assert response.status_code == 200, f"{model.__name__} {view}"
+        assert queries <= PAGE_MAX_QUERIES, f"{model.__name__} {view}: {queries} queries"
+
+
+def add_statements(meeting, count):
+    f.StatementFactory.create_batch(
+        count, negotiation=meeting.negotiation, meeting=meeting, jurisdiction=meeting.jurisdictions.first(),
+    )
+
+
+def add_roles(person, count):
+    f.RoleFactory.create_batch(count, person=person, jurisdiction=Jurisdiction.objects.first())
+
+
+def add_treatments(offer, count):
+    for jurisdiction in Jurisdiction.objects.exclude(pk__in=offer.treatments.values("jurisdiction"))[:count]:
+        JurisdictionTreatment.objects.create(offer=offer, jurisdiction=jurisdiction, treatment="federal_direct")
+
+
+@pytest.mark.parametrize(
+    ("model", "add_rows"),
+    [(Meeting, add_statements), (Person, add_roles), (Offer, add_treatments)],
+    ids=["Meeting statements", "Person roles", "Offer treatments"],
+)
+def test_change_page_query_count_does_not_grow_with_inline_rows(admin_client, model, add_rows):
+    grow(9)
+    obj = model.objects.order_by("pk").first()
+    url = admin_url(model, "change", obj.pk)
+    _, few = get_counting(admin_client, url)
+    add_rows(obj, 6)
+    response, many = get_counting(admin_client, url)
+
+    assert response.status_code == 200
+    assert few == many, f"{model.__name__}: {few} queries, then {many} with 6 more inline rows"
+
+
+def test_statement_search_finds_quote_words(admin_client):
+    grow(3)
+    wanted = f.StatementFactory(quote="We will not accept a clawback of the Labour Market Agreements.")
+
+    response = admin_client.get(admin_url(Statement, "changelist"), {"q": "clawback labour"})
+
+    assert list(response.context["cl"].result_list) == [wanted]
+
+
+def test_positions_filter_by_stance(admin_client):
+    grow(3)
+    supports = f.PositionFactory(stance=Stance.SUPPORTS)
+
+    response = admin_client.get(admin_url(Position, "changelist"), {"stance__exact": "supports"})
+
+    assert list(response.context["cl"].result_list) == [supports]
+    assert Position.objects.count() == 4
+
+
+# ---------------------------------------------------------------------------
+# Offer terms on the add form
+
+
+def offer_form_data(*, negotiation, jurisdiction, sources, **changes):
+    """The December 2013 offer as the add form posts it: 10,000 federal, 0 provincial, 5,000 employer."""
+    data = {
+        "negotiation": negotiation.pk,
+        "title": "Christmas Eve offer",
+        "slug": "christmas-eve-offer",
+        "tabled_by": [jurisdiction.pk],
+        "tabled_on": "2013-12-24",
+        "date_precision": "day",
+        "status": "tabled",
+        "max_grant": "15000",
+        "federal_amount": "10000",
+        "provincial_amount": "0",
+        "employer_amount": "5000",
+        "scale_program": "LMA",
+        "scale_amount": "300000000",
+        "shortfall_liability": "province",
+        "funding_sources-TOTAL_FORMS": str(len(sources)),
+        "funding_sources-INITIAL_FORMS": "0",
+        "treatments-TOTAL_FORMS": "0",
+        "treatments-INITIAL_FORMS": "0",
+        "phase_in-TOTAL_FORMS": "0",
+        "phase_in-INITIAL_FORMS": "0",
+    }
+    for index, (payer, program, amount) in enumerate(sources):
+        data[f"funding_sources-{index}-payer"] = payer
+        data[f"funding_sources-{index}-program"] = program
+        data[f"funding_sources-{index}-amount"] = amount
+    data.update(changes)
+    return data
+
+
+@pytest.fixture
+def offer_parties(db):
+    return {"negotiation": f.NegotiationFactory(), "jurisdiction": f.JurisdictionFactory(code="CA", kind="federal")}
+
+
+DECEMBER_SOURCES = [("federal", "LMA", "5000"), ("federal", "LMDA", "5000")]
+
+
+def test_offer_split_that_does_not_add_up_is_refused_on_max_grant(admin_client, offer_parties):
+    data = offer_form_data(**offer_parties, sources=DECEMBER_SOURCES, employer_amount="4000")
+
+    response = admin_client.post(admin_url(Offer, "add"), data)
+
+    assert response.status_code == 200
+    message = ("The federal, provincial and employer amounts (10,000.00 + 0.00 + 4,000.00) add up to 14,000.00"
+               " but the maximum grant is 15,000.00.")
+    assert response.context["adminform"].form.errors["max_grant"] == [message]
+    assert Offer.objects.count() == 0
+    assert FundingSource.objects.count() == 0
+
+
+def test_offer_sources_that_do_not_add_up_are_refused(admin_client, offer_parties):
+    data = offer_form_data(**offer_parties, sources=[("federal", "LMA", "5000"), ("federal", "LMDA", "4000")])
+
+    response = admin_client.post(admin_url(Offer, "add"), data)
+
+    assert response.status_code == 200
+    message = "Federal sources add up to 9,000.00 but the federal amount is 10,000.00."
+    formset = response.context["inline_admin_formsets"][0].formset
+    assert formset.non_form_errors() == [message]
+    assert message in response.content.decode()
+    assert Offer.objects.count() == 0
+    assert FundingSource.objects.count() == 0
+
+
+def test_split_and_sources_errors_are_shown_together(admin_client, offer_parties):
+    data = offer_form_data(
+        **offer_parties, sources=[("federal", "LMA", "5000"), ("federal", "LMDA", "4000")], employer_amount="4000",
+    )
+
+    response = admin_client.post(admin_url(Offer, "add"), data)
+
+    assert list(response.context["adminform"].form.errors) == ["max_grant"]
+    assert response.context["inline_admin_formsets"][0].formset.non_form_errors() == [
+        "Federal sources add up to 9,000.00 but the federal amount is 10,000.00.",
+    ]
+    assert Offer.objects.count() == 0
+
+
+def test_offer_with_federal_source_from_provincial_revenue_is_refused(admin_client, offer_parties):
+    data = offer_form_data(**offer_parties, sources=[("federal", "LMA", "5000"), ("federal", "PT_OWN", "5000")])
+
+    response = admin_client.post(admin_url(Offer, "add"), data)
+
+    assert "(PT_OWN)" in response.context["inline_admin_formsets"][0].formset.non_form_errors()[0]
+    assert Offer.objects.count() == 0
+
+
+def test_valid_offer_is_created_with_its_sources_and_history(admin_client, admin_user, offer_parties):
+    data = offer_form_data(**offer_parties, sources=DECEMBER_SOURCES)
+
+    response = admin_client.post(admin_url(Offer, "add"), data)
+
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    offer = Offer.objects.get(slug="christmas-eve-offer")
+    assert sorted(offer.funding_sources.values_list("payer", "program", "amount")) == [
+        ("federal", "LMA", Decimal("5000")), ("federal", "LMDA", Decimal("5000")),
+    ]
+    assert list(offer.tabled_by.all()) == [offer_parties["jurisdiction"]]
+    assert {record.history_user for record in offer.history.all()} == {admin_user}
+
+
+def test_mark_as_superseded_changes_status_and_records_history(admin_client, admin_user):
+    grow(3)
+    chosen = list(Offer.objects.order_by("pk")[:2])
+    chosen[1].status = Offer.Status.SUPERSEDED
+    chosen[1].save()
+    before = {offer.pk: offer.history.count() for offer in chosen}
+
+    response = admin_client.post(
+        admin_url(Offer, "changelist"),
+        {"action": "mark_superseded", "_selected_action": [offer.pk for offer in chosen]},
+        follow=True,
+    )
+
+    assert "1 offer marked as superseded." in [str(m) for m in response.context["messages"]]
+    marked = Offer.objects.get(pk=chosen[0].pk)
+    assert marked.status == Offer.Status.SUPERSEDED
+    assert marked.history.count() == before[marked.pk] + 1
+    latest = marked.history.first()
+    assert (latest.status, latest.history_user) == (Offer.Status.SUPERSEDED, admin_user)
+    assert Offer.objects.get(pk=chosen[1].pk).history.count() == before[chosen[1].pk]
+    assert Offer.objects.exclude(pk__in=[o.pk for o in chosen]).filter(status=Offer.Status.SUPERSEDED).count() == 0
+
+
+def test_retract_marks_statements_retracted_with_history(admin_client, admin_user):
+    statement = f.StatementFactory()
+
+    response = admin_client.post(
+        admin_url(Statement, "changelist"), {"action": "retract", "_selected_action": [statement.pk]}, follow=True,
+    )
+
+    assert "1 statement retracted." in [str(m) for m in response.context["messages"]]
+    statement.refresh_from_db()
+    assert statement.retracted
+    assert statement.history.first().history_user == admin_user
+
+
+def test_statement_added_at_a_meeting_takes_the_meeting_negotiation(admin_client):
+    meeting = f.MeetingFactory()
+    person, source = f.PersonFactory(), f.SourceFactory()
+    url = admin_url(Meeting, "change", meeting.pk)
+    data = {
+        "negotiation": meeting.negotiation.pk, "slug": meeting.slug, "title": meeting.title,
+        "date": "2013-11-08", "date_precision": "day", "kind": meeting.kind, "location": meeting.location,
+        "statements-TOTAL_FORMS": "1", "statements-INITIAL_FORMS": "0",
+        "statements-0-speaker": person.pk, "statements-0-date": "2013-11-08", "statements-0-date_precision": "day",
+        "statements-0-quote": "The grant as designed is not acceptable.", "statements-0-source": source.pk,
+    }
+
+    response = admin_client.post(url, data)
+
+    assert response.status_code == 302
+    assert Statement.objects.get().negotiation == meeting.negotiation
+    assert datetime.date(2013, 11, 8) == Statement.objects.get().date
+
+
+# ---------------------------------------------------------------------------
+# History pages
+
+
+def edit_meeting_repeatedly(meeting, times):
+    """Change a meeting's title and its many-to-many fields, one saved change after another."""
+    jurisdictions = list(Jurisdiction.objects.all())
+    for turn in range(times):
+        meeting.title = f"Meeting, take {turn}"
+        meeting.save()
+        meeting.jurisdictions.add(jurisdictions[turn % len(jurisdictions)])
+        meeting.participants.add(f.PersonFactory())
+        if turn % 2:
+            meeting.sources.clear()
+
+
+def test_history_page_shows_the_same_changes_as_simple_history(rf, admin_user):
+    from simple_history.admin import SimpleHistoryAdmin
+
+    grow(3)
+    meeting = Meeting.objects.order_by("pk").first()
+    edit_meeting_repeatedly(meeting, 3)
+    request = rf.get("/")
+    request.user = admin_user
+    ours, theirs = admin.site._registry[Meeting], SimpleHistoryAdmin(Meeting, admin.site)
+    ours_records = list(ours.get_history_queryset(request, Meeting.history, "id", meeting.pk))
+    theirs_records = list(theirs.get_history_queryset(request, Meeting.history, "id", meeting.pk))
+
+    ours.set_history_delta_changes(request, ours_records)
+    theirs.set_history_delta_changes(request, theirs_records)
+
+    shown = [getattr(record, "history_delta_changes", None) for record in ours_records]
+    assert shown == [getattr(record, "history_delta_changes", None) for record in theirs_records]
+    assert any(change["field"] == "Participants" for change in shown[0])
+
+
+@pytest.mark.parametrize("model", [Meeting, Offer], ids=lambda model: model.__name__)
+def test_history_page_query_count_does_not_grow_with_records(admin_client, model):
+    grow(3)
+    obj = model.objects.order_by("pk").first()
+    url = admin_url(model, "history", obj.pk)
+    _, few = get_counting(admin_client, url)
+    for turn in range(5):
+        obj.title = f"{obj.title} ({turn})"
+        obj.save()
+        obj.sources.add(f.SourceFactory())
+    response, many = get_counting(admin_client, url)
+
+    assert response.status_code == 200
+    assert len(response.context["page_obj"]) > 10
+    assert few == many
