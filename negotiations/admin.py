@@ -383,7 +383,40 @@ class StatementAdmin(CurationAdmin):
 # Offers and positions
 
 
-class OfferForm(forms.ModelForm):
+class VersionCheckedForm(forms.ModelForm):
+    """Refuses to save over a change someone else made after this form was opened.
+
+    The form carries the version it was opened at; if the row's version moved on, the save is
+    refused with a message and the typed values stay on the page. The refused form then carries
+    the new version, so saving again (after a look) deliberately applies these values.
+    """
+
+    seen_version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.fields["seen_version"].initial = self.instance.version
+
+    def clean(self):
+        cleaned_data = super().clean()
+        if self.instance.pk:
+            # Locks the row until the admin's transaction ends, so two saves cannot both pass.
+            current = type(self.instance).objects.select_for_update().filter(pk=self.instance.pk)
+            current = current.values_list("version", flat=True).first()
+            if current is not None and cleaned_data.get("seen_version") != current:
+                self.data = self.data.copy()
+                self.data[self.add_prefix("seen_version")] = current
+                raise forms.ValidationError(
+                    _("Someone else changed this record while you were editing it (it is now at version "
+                      "%(version)s). Nothing was saved. Check their change in the history, then save again "
+                      "to apply yours."),
+                    code="changed_meanwhile", params={"version": current},
+                )
+        return cleaned_data
+
+
+class OfferForm(VersionCheckedForm):
     """Refuses a split that does not add up to the maximum grant, naming the field at fault.
 
     The sources' sums need the inline rows, which this form cannot see:
@@ -471,7 +504,8 @@ class OfferAdmin(CurationAdmin):
     inlines = (FundingSourceInline, JurisdictionTreatmentInline, PhaseInStepInline)
     fieldsets = (
         (None, {"fields": ("negotiation", "title", "slug", "tabled_by", "tabled_on", "date_precision",
-                           "responds_to", "meeting", "status", "summary", "sources", "version")}),
+                           "responds_to", "meeting", "status", "summary", "sources", "version",
+                           "seen_version")}),
         (_("Terms"), {
             "description": _("Per trainee: the federal, provincial and employer amounts add up to the maximum grant."),
             "fields": ("max_grant", "federal_amount", "provincial_amount", "employer_amount", "scale_program",
@@ -533,6 +567,7 @@ class OfferAdmin(CurationAdmin):
 
 @admin.register(Position)
 class PositionAdmin(CurationAdmin):
+    form = VersionCheckedForm
     list_display = ("jurisdiction", "stance", "as_of", "negotiation", "summary_excerpt", "triggered_by_offer",
                     "triggered_by_meeting", "evidence_count")
     list_select_related = ("jurisdiction", "negotiation", "triggered_by_offer", "triggered_by_meeting")
