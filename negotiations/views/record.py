@@ -1,48 +1,160 @@
-"""Placeholder views: not built yet (each answers 404 until its page exists)."""
+"""Pages of the record: meetings, people, sources, statements, positions, and search."""
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required, permission_required
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
 from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.cache import patch_vary_headers
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
+
+from negotiations import record, search as record_search, selectors
+from negotiations.forms import PositionForm, SearchForm, StatementFilterForm, StatementForm
+from negotiations.models import Statement
+from negotiations.services import record as services
+
+LIST_PAGE_SIZE = 50
+STATEMENT_PAGE_SIZE = 25
 
 
+def _render_region(request, template: str, region: str, context: dict):
+    """The whole page, or only `region` when htmx asks for it (but not when htmx restores history)."""
+    if request.htmx and not request.htmx.history_restore_request:
+        template = f"{template}#{region}"
+    response = render(request, template, context)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+@require_safe
 def meeting_list(request):
-    raise Http404("Not built yet.")
+    page = Paginator(record.meeting_list(), LIST_PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "negotiations/meeting_list.html", {"page": page})
 
 
+@require_safe
 def meeting_detail(request, slug):
-    raise Http404("Not built yet.")
+    meeting = record.meeting_detail(slug=slug)
+    if meeting is None:
+        raise Http404(_("No meeting is recorded under this address."))
+    return render(request, "negotiations/meeting.html", {"meeting": meeting})
 
 
+@require_safe
 def person_list(request):
-    raise Http404("Not built yet.")
+    page = Paginator(record.person_list(), LIST_PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "negotiations/person_list.html", {"page": page})
 
 
+@require_safe
 def person_detail(request, slug):
-    raise Http404("Not built yet.")
+    person = record.person_detail(slug=slug)
+    if person is None:
+        raise Http404(_("No person is recorded under this address."))
+    return render(request, "negotiations/person.html", {"person": person})
 
 
+@require_safe
 def source_list(request):
-    raise Http404("Not built yet.")
+    page = Paginator(record.source_list(), LIST_PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "negotiations/source_list.html", {"page": page})
 
 
+@require_safe
 def source_detail(request, slug):
-    raise Http404("Not built yet.")
+    source = record.source_detail(slug=slug)
+    if source is None:
+        raise Http404(_("No source is recorded under this address."))
+    return render(request, "negotiations/source.html", {"source": source})
 
 
+@require_safe
 def statement_list(request):
-    raise Http404("Not built yet.")
+    filters = StatementFilterForm(request.GET)
+    filters.is_valid()
+    statements = record.statement_list(**filters.filters())
+    page = Paginator(statements, STATEMENT_PAGE_SIZE).get_page(request.GET.get("page"))
+    return _render_region(request, "negotiations/statement_list.html", "results", {"filters": filters, "page": page})
 
 
+@login_required
+@permission_required("negotiations.add_statement", raise_exception=True)
 def statement_new(request):
-    raise Http404("Not built yet.")
+    if request.method == "POST":
+        form = StatementForm(request.POST)
+        if form.is_valid():
+            try:
+                statement = services.statement_record(actor=request.user, **form.cleaned_data)
+            except ValidationError as error:
+                form.add_error(None, error)
+            else:
+                messages.success(request, _("The statement by %(speaker)s is recorded.")
+                                 % {"speaker": statement.speaker.name})
+                if statement.jurisdiction is not None:
+                    return redirect(statement.jurisdiction)
+                return redirect(statement.speaker)
+    else:
+        form = StatementForm(initial=_with_default_negotiation(StatementForm.initial_from(request.GET)))
+    return render(request, "negotiations/statement_form.html", {"form": form})
 
 
-def statement_retract(request, pk):
-    raise Http404("Not built yet.")
-
-
+@login_required
+@permission_required("negotiations.add_position", raise_exception=True)
 def position_new(request):
-    raise Http404("Not built yet.")
+    if request.method == "POST":
+        form = PositionForm(request.POST)
+        if form.is_valid():
+            try:
+                position = services.position_record(actor=request.user, **form.cleaned_data)
+            except services.PositionExists as error:
+                form.add_error(None, str(error))
+            except ValidationError as error:
+                form.add_error(None, error)
+            else:
+                messages.success(request, _("The position of %(jurisdiction)s as of %(date)s is recorded.")
+                                 % {"jurisdiction": position.jurisdiction.name_en,
+                                    "date": position.as_of.isoformat()})
+                return redirect(position.jurisdiction)
+    else:
+        form = PositionForm(initial=_with_default_negotiation(PositionForm.initial_from(request.GET)))
+    return render(request, "negotiations/position_form.html", {"form": form})
 
 
+def _with_default_negotiation(initial: dict) -> dict:
+    if "negotiation" not in initial:
+        negotiation = selectors.default_negotiation()
+        if negotiation is not None:
+            initial["negotiation"] = negotiation.slug
+    return initial
+
+
+@require_POST
+@login_required
+@permission_required("negotiations.change_statement", raise_exception=True)
+def statement_retract(request, pk):
+    statement = get_object_or_404(Statement, pk=pk)
+    try:
+        services.statement_retract(actor=request.user, statement=statement, note=request.POST.get("note", ""))
+    except services.StatementAlreadyRetracted as error:
+        messages.error(request, str(error))
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("The statement is marked as retracted; it stays in the record."))
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()},
+                                           require_https=request.is_secure()):
+        back = statement.speaker.get_absolute_url()
+    return redirect(back)
+
+
+@require_safe
 def search(request):
-    raise Http404("Not built yet.")
-
+    form = SearchForm(request.GET)
+    results = None
+    if form.is_valid() and form.cleaned_data["q"]:
+        results = record_search.search_record(query=form.cleaned_data["q"])
+    return _render_region(request, "negotiations/search.html", "results", {"form": form, "results": results})

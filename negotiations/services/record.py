@@ -1,0 +1,170 @@
+"""Writes to the record: statements and positions, each in one transaction with the acting user in history.
+
+Rules the database cannot express (a meeting of the same negotiation, evidence from the same
+negotiation) are checked here and raised as a `ValidationError` keyed by field, so a form can
+show each message next to the field it concerns.
+"""
+
+import datetime
+from collections.abc import Iterable
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from negotiations.models import (
+    Jurisdiction,
+    Meeting,
+    Negotiation,
+    Offer,
+    Person,
+    Position,
+    Source,
+    Statement,
+)
+
+
+class PositionExists(Exception):
+    """The jurisdiction already has a position on this negotiation on that date."""
+
+    def __init__(self, *, negotiation: Negotiation, jurisdiction: Jurisdiction, as_of: datetime.date):
+        self.negotiation = negotiation
+        self.jurisdiction = jurisdiction
+        self.as_of = as_of
+        super().__init__(
+            _("%(jurisdiction)s already has a position on %(negotiation)s as of %(date)s. "
+              "Change that position in the admin, or pick another date.")
+            % {"jurisdiction": jurisdiction.name_en, "negotiation": negotiation.title, "date": as_of.isoformat()}
+        )
+
+
+class StatementAlreadyRetracted(Exception):
+    """A statement can be retracted once; the first note stands."""
+
+    def __init__(self, *, statement: Statement):
+        self.statement = statement
+        super().__init__(_("This statement was already retracted."))
+
+
+def _attribute_to(obj, actor: AbstractBaseUser | None) -> None:
+    # django-simple-history reads `_history_user`; without an actor (an import script)
+    # it falls back to the request's user, if any.
+    if actor is not None:
+        obj._history_user = actor
+
+
+@transaction.atomic
+def statement_record(
+    *,
+    actor: AbstractBaseUser | None,
+    negotiation: Negotiation,
+    speaker: Person,
+    jurisdiction: Jurisdiction | None,
+    date: datetime.date,
+    date_precision: str,
+    language: str,
+    quote: str,
+    source: Source,
+    meeting: Meeting | None = None,
+    context: str = "",
+    original_language: str = "",
+) -> Statement:
+    """Record what `speaker` said, on behalf of `jurisdiction` (None for stakeholders), citing `source`."""
+    errors = {}
+    if meeting is not None and meeting.negotiation_id != negotiation.pk:
+        errors["meeting"] = _("This meeting belongs to another negotiation.")
+    if original_language and original_language == language:
+        errors["original_language"] = _(
+            "The quote is already in the language spoken; leave this empty unless the quote is a translation."
+        )
+    if errors:
+        raise ValidationError(errors)
+
+    statement = Statement(
+        negotiation=negotiation, speaker=speaker, jurisdiction=jurisdiction, date=date,
+        date_precision=date_precision, language=language, original_language=original_language,
+        quote=quote.strip(), context=context.strip(), source=source, meeting=meeting,
+    )
+    statement.full_clean()
+    _attribute_to(statement, actor)
+    statement.save()
+    return statement
+
+
+@transaction.atomic
+def position_record(
+    *,
+    actor: AbstractBaseUser | None,
+    negotiation: Negotiation,
+    jurisdiction: Jurisdiction,
+    as_of: datetime.date,
+    date_precision: str,
+    stance: str,
+    summary: str,
+    conditions: str = "",
+    evidence: Iterable[Statement] = (),
+    sources: Iterable[Source] = (),
+    triggered_by_offer: Offer | None = None,
+    triggered_by_meeting: Meeting | None = None,
+) -> Position:
+    """Record where `jurisdiction` stands on `negotiation` as of a date.
+
+    Raises PositionExists when it already has a position that day, ValidationError for bad input.
+    """
+    evidence = list(evidence)
+    sources = list(sources)
+    if Position.objects.filter(negotiation=negotiation, jurisdiction=jurisdiction, as_of=as_of).exists():
+        raise PositionExists(negotiation=negotiation, jurisdiction=jurisdiction, as_of=as_of)
+
+    errors = {}
+    if triggered_by_offer is not None and triggered_by_offer.negotiation_id != negotiation.pk:
+        errors["triggered_by_offer"] = _("This offer belongs to another negotiation.")
+    if triggered_by_meeting is not None and triggered_by_meeting.negotiation_id != negotiation.pk:
+        errors["triggered_by_meeting"] = _("This meeting belongs to another negotiation.")
+    if any(statement.negotiation_id != negotiation.pk for statement in evidence):
+        errors["evidence"] = _("Evidence must be statements about this negotiation.")
+    elif any(statement.retracted for statement in evidence):
+        errors["evidence"] = _("A retracted statement cannot be evidence.")
+    if errors:
+        raise ValidationError(errors)
+
+    position = Position(
+        negotiation=negotiation, jurisdiction=jurisdiction, as_of=as_of, date_precision=date_precision,
+        stance=stance, summary=summary.strip(), conditions=conditions.strip(),
+        triggered_by_offer=triggered_by_offer, triggered_by_meeting=triggered_by_meeting,
+    )
+    position.full_clean()
+    _attribute_to(position, actor)
+    try:
+        # A savepoint, so a concurrent insert of the same position leaves the outer transaction usable.
+        with transaction.atomic():
+            position.save()
+    except IntegrityError:
+        if Position.objects.filter(negotiation=negotiation, jurisdiction=jurisdiction, as_of=as_of).exists():
+            raise PositionExists(negotiation=negotiation, jurisdiction=jurisdiction, as_of=as_of) from None
+        raise
+    if evidence:
+        position.evidence.set(evidence)
+    if sources:
+        position.sources.set(sources)
+    return position
+
+
+@transaction.atomic
+def statement_retract(*, actor: AbstractBaseUser | None, statement: Statement, note: str) -> Statement:
+    """Mark a statement as retracted with the reason; it stays in the record and its history."""
+    # Lock the row so two editors retracting at once cannot both write a note.
+    current = Statement.objects.select_for_update().get(pk=statement.pk)
+    if current.retracted:
+        raise StatementAlreadyRetracted(statement=current)
+    note = note.strip()
+    if not note:
+        raise ValidationError({"retraction_note": _("Say why the statement is retracted.")})
+    current.retracted = True
+    current.retraction_note = note
+    current.full_clean()
+    _attribute_to(current, actor)
+    current._change_reason = "retracted"
+    current.save(update_fields=["retracted", "retraction_note"])
+    return current

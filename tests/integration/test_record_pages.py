@@ -1,0 +1,402 @@
+"""The record pages: meetings, people, sources, statements, and the statement and position forms."""
+
+import datetime
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from negotiations.models import Position, Statement
+from tests.factories import (
+    JurisdictionFactory,
+    MeetingFactory,
+    NegotiationFactory,
+    OfferFactory,
+    PersonFactory,
+    PositionFactory,
+    RoleFactory,
+    SourceFactory,
+    StatementFactory,
+    UserFactory,
+)
+
+pytestmark = pytest.mark.django_db
+
+MAX_QUERIES = 12
+
+
+def user_with(*codenames, username="editor"):
+    user = UserFactory(username=username)
+    user.user_permissions.set(Permission.objects.filter(content_type__app_label="negotiations",
+                                                        codename__in=codenames))
+    return user
+
+
+@pytest.fixture
+def editor():
+    return user_with("add_statement", "add_position", "change_statement")
+
+
+@pytest.fixture
+def viewer():
+    return user_with(username="viewer")
+
+
+class Record:
+    """One negotiation, meeting, person and source, with `grow(n)` adding n rows around each."""
+
+    def __init__(self):
+        self.negotiation = NegotiationFactory(slug="canada-job-grant", title="Canada Job Grant")
+        self.ontario = JurisdictionFactory(code="ON", name_en="Ontario")
+        self.source = SourceFactory(slug="cp-2014-01-29", title="Provinces resist the job grant")
+        self.meeting = MeetingFactory(slug="fpt-nov-2013", title="FPT labour ministers meet", negotiation=self.negotiation,
+                                      date=datetime.date(2013, 11, 8), outcome="No agreement on the grant.")
+        self.person = PersonFactory(slug="brad-duguid", name="Brad Duguid")
+        RoleFactory(person=self.person, jurisdiction=self.ontario, title="Minister of Training",
+                    start=datetime.date(2013, 2, 11))
+        self.meeting.participants.add(self.person)
+        self.meeting.sources.add(self.source)
+        self.size = 0
+
+    def grow(self, n):
+        for i in range(self.size, self.size + n):
+            jurisdiction = JurisdictionFactory()
+            speaker = PersonFactory(name=f"Speaker {i}")
+            RoleFactory(person=speaker, jurisdiction=jurisdiction, title="Minister of Advanced Education")
+            self.meeting.participants.add(speaker)
+            self.meeting.jurisdictions.add(jurisdiction)
+            self.meeting.sources.add(SourceFactory())
+            for who, on_behalf_of in ((speaker, jurisdiction), (self.person, self.ontario)):
+                StatementFactory(negotiation=self.negotiation, speaker=who, jurisdiction=on_behalf_of,
+                                 source=self.source, meeting=self.meeting, quote=f"On the job grant, point {i}.")
+            position = PositionFactory(negotiation=self.negotiation, jurisdiction=jurisdiction,
+                                       triggered_by_meeting=self.meeting)
+            position.sources.add(self.source)
+            offer = OfferFactory(negotiation=self.negotiation, meeting=self.meeting, tabled_by=[jurisdiction],
+                                 title=f"Grant offer {i}")
+            offer.sources.add(self.source)
+            MeetingFactory(negotiation=self.negotiation, jurisdictions=[jurisdiction])
+        self.size += n
+        return self
+
+
+@pytest.fixture
+def rec():
+    return Record()
+
+
+def page_urls(rec):
+    return [
+        reverse("negotiations:meeting_list"),
+        rec.meeting.get_absolute_url(),
+        reverse("negotiations:person_list"),
+        rec.person.get_absolute_url(),
+        reverse("negotiations:source_list"),
+        rec.source.get_absolute_url(),
+        reverse("negotiations:statement_list"),
+        reverse("negotiations:statement_list") + "?jurisdiction=ON&negotiation=canada-job-grant&speaker=brad-duguid",
+    ]
+
+
+def count_queries(client, url):
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    assert response.status_code == 200, url
+    return len(queries)
+
+
+def test_every_page_answers_200_with_data(client, rec):
+    rec.grow(3)
+    for url in page_urls(rec):
+        assert client.get(url).status_code == 200, url
+
+
+def test_every_list_answers_200_when_empty(client, db):
+    for name in ("meeting_list", "person_list", "source_list", "statement_list"):
+        assert client.get(reverse(f"negotiations:{name}")).status_code == 200
+
+
+@pytest.mark.parametrize("name", ["meeting", "person", "source"])
+def test_unknown_slug_is_404(client, db, name):
+    assert client.get(reverse(f"negotiations:{name}", args=["no-such-thing"])).status_code == 404
+
+
+def test_query_counts_do_not_grow_with_the_data(client, rec):
+    """Each page costs the same number of queries with 3 and 30 rows around it, and at most 12."""
+    rec.grow(3)
+    small = {url: count_queries(client, url) for url in page_urls(rec)}
+    rec.grow(27)
+    large = {url: count_queries(client, url) for url in page_urls(rec)}
+    assert small == large
+    assert max(large.values()) <= MAX_QUERIES, large
+
+
+def test_form_query_counts_do_not_grow_with_the_data(client, rec, editor):
+    client.force_login(editor)
+    urls = [reverse("negotiations:statement_new"), reverse("negotiations:position_new")]
+    rec.grow(3)
+    small = [count_queries(client, url) for url in urls]
+    rec.grow(27)
+    large = [count_queries(client, url) for url in urls]
+    assert small == large
+    assert max(large) <= MAX_QUERIES, large
+
+
+def test_meeting_page_shows_what_happened_there(client, rec):
+    rec.grow(2)
+    content = client.get(rec.meeting.get_absolute_url()).content.decode()
+    assert "FPT labour ministers meet" in content
+    assert "No agreement on the grant." in content
+    assert "Brad Duguid" in content and "Minister of Training" in content  # role held on the meeting's date
+    assert "On the job grant, point 1." in content
+    assert "Grant offer 1" in content
+    assert rec.source.title in content
+    assert 'href="/jurisdictions/' in content
+
+
+def test_person_page_shows_roles_and_statements(client, rec):
+    rec.grow(2)
+    content = client.get(rec.person.get_absolute_url()).content.decode()
+    assert "Minister of Training" in content and "2013-02-11" in content
+    assert content.count('class="statement') == 2
+    assert "FPT labour ministers meet" in content
+
+
+def test_source_page_shows_what_it_supports(client, rec):
+    rec.grow(2)
+    content = client.get(rec.source.get_absolute_url()).content.decode()
+    assert "FPT labour ministers meet" in content
+    assert "On the job grant, point 0." in content
+    assert "Grant offer 0" in content
+    assert "Opposes the grant as designed." in content
+
+
+def test_source_list_counts_what_cites_each_source(client, rec):
+    rec.grow(2)
+    page = client.get(reverse("negotiations:source_list")).context["page"]
+    cited = next(source for source in page.object_list if source.pk == rec.source.pk)
+    assert (cited.meeting_count, cited.statement_count, cited.position_count, cited.offer_count) == (1, 4, 2, 2)
+
+
+def test_statement_list_filters_and_paginates(client, rec):
+    rec.grow(15)
+    everything = client.get(reverse("negotiations:statement_list"))
+    assert everything.context["page"].paginator.count == 30
+    assert len(everything.context["page"].object_list) == 25
+    assert 'rel="next"' in everything.content.decode()
+    second = client.get(reverse("negotiations:statement_list") + "?page=2")
+    assert len(second.context["page"].object_list) == 5
+    by_person = client.get(reverse("negotiations:statement_list") + "?speaker=brad-duguid")
+    assert by_person.context["page"].paginator.count == 15
+    some_code = Statement.objects.exclude(speaker=rec.person).first().jurisdiction.code
+    by_jurisdiction = client.get(reverse("negotiations:statement_list") + f"?jurisdiction={some_code}")
+    assert {s.jurisdiction.code for s in by_jurisdiction.context["page"].object_list} == {some_code}
+
+
+def test_statement_list_reports_an_unknown_filter_and_ignores_it(client, rec):
+    rec.grow(2)
+    response = client.get(reverse("negotiations:statement_list") + "?jurisdiction=ZZ")
+    assert response.status_code == 200
+    assert response.context["page"].paginator.count == 4
+    assert "That filter is ignored." in response.content.decode()
+
+
+def test_statement_list_answers_htmx_with_the_results_region_only(client, rec):
+    rec.grow(2)
+    response = client.get(reverse("negotiations:statement_list") + "?speaker=brad-duguid", headers={"HX-Request": "true"})
+    content = response.content.decode()
+    assert content.lstrip().startswith('<div id="statement-results"')
+    assert "<html" not in content
+    assert "HX-Request" in response.headers["Vary"]
+
+
+def test_statement_is_escaped(client, rec):
+    StatementFactory(negotiation=rec.negotiation, speaker=rec.person, source=rec.source, meeting=rec.meeting,
+                     quote="<script>alert(1)</script>", context="<b>bold</b>")
+    for url in (reverse("negotiations:statement_list"), rec.person.get_absolute_url(),
+                rec.meeting.get_absolute_url(), rec.source.get_absolute_url()):
+        content = client.get(url).content.decode()
+        assert "<script>alert(1)</script>" not in content, url
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in content, url
+        assert "&lt;b&gt;bold&lt;/b&gt;" in content, url
+
+
+# Writing: who may, and what happens.
+
+@pytest.mark.parametrize("name", ["statement_new", "position_new"])
+def test_anonymous_is_sent_to_log_in_and_back(client, db, name):
+    url = reverse(f"negotiations:{name}")
+    response = client.get(url)
+    assert response.status_code == 302
+    assert response.url == f"{reverse('login')}?next={url}"
+
+
+@pytest.mark.parametrize("name", ["statement_new", "position_new"])
+def test_viewer_without_permission_is_refused(client, viewer, name):
+    client.force_login(viewer)
+    assert client.get(reverse(f"negotiations:{name}")).status_code == 403
+    assert client.post(reverse(f"negotiations:{name}"), {}).status_code == 403
+
+
+def test_viewer_cannot_retract(client, rec, viewer):
+    statement = StatementFactory(negotiation=rec.negotiation, source=rec.source)
+    client.force_login(viewer)
+    response = client.post(reverse("negotiations:statement_retract", args=[statement.pk]), {"note": "wrong"})
+    assert response.status_code == 403
+    statement.refresh_from_db()
+    assert not statement.retracted
+
+
+def statement_data(rec, **overrides):
+    data = {
+        "negotiation": rec.negotiation.slug, "speaker": rec.person.slug, "jurisdiction": "ON",
+        "date": "2014-01-29", "date_precision": "day", "language": "en", "original_language": "",
+        "quote": "We continue to remain united.", "context": "in an interview", "source": rec.source.slug,
+        "meeting": "",
+    }
+    return data | overrides
+
+
+def test_editor_records_a_statement(client, rec, editor):
+    client.force_login(editor)
+    response = client.post(reverse("negotiations:statement_new"), statement_data(rec))
+    assert response.status_code == 302
+    assert response.url == "/jurisdictions/ON/"
+    statement = Statement.objects.get(quote="We continue to remain united.")
+    assert (statement.speaker, statement.jurisdiction, statement.source) == (rec.person, rec.ontario, rec.source)
+    assert statement.history.get().history_user == editor
+    messages = [str(m) for m in response.wsgi_request._messages]
+    assert messages == ["The statement by Brad Duguid is recorded."]
+
+
+def test_a_stakeholder_statement_goes_back_to_the_speaker(client, rec, editor):
+    client.force_login(editor)
+    response = client.post(reverse("negotiations:statement_new"), statement_data(rec, jurisdiction=""))
+    assert response.status_code == 302
+    assert response.url == rec.person.get_absolute_url()
+
+
+def test_statement_form_fills_in_from_the_address(client, rec, editor):
+    client.force_login(editor)
+    response = client.get(reverse("negotiations:statement_new") + "?speaker=brad-duguid&jurisdiction=ON")
+    form = response.context["form"]
+    assert form["speaker"].value() == "brad-duguid"
+    assert form["jurisdiction"].value() == "ON"
+    assert form["negotiation"].value() == "canada-job-grant"
+    assert '<option value="brad-duguid" selected>' in response.content.decode()
+
+
+def test_invalid_statement_keeps_what_was_typed(client, rec, editor):
+    client.force_login(editor)
+    response = client.post(reverse("negotiations:statement_new"),
+                           statement_data(rec, quote="", date="2014-02-31", context="at a press conference"))
+    assert response.status_code == 200
+    form = response.context["form"]
+    assert set(form.errors) == {"quote", "date"}
+    content = response.content.decode()
+    assert 'value="at a press conference"' in content
+    assert 'value="2014-02-31"' in content
+    assert '<option value="brad-duguid" selected>' in content
+    assert 'aria-invalid="true"' in content
+    assert not Statement.objects.exists()
+
+
+def test_service_rules_show_on_their_fields(client, rec, editor):
+    other = MeetingFactory(slug="elsewhere")  # another negotiation's meeting
+    client.force_login(editor)
+    response = client.post(reverse("negotiations:statement_new"),
+                           statement_data(rec, meeting=other.slug, original_language="en"))
+    assert response.status_code == 200
+    errors = response.context["form"].errors
+    assert "another negotiation" in errors["meeting"][0]
+    assert "already in the language spoken" in errors["original_language"][0]
+    assert "We continue to remain united." in response.content.decode()
+    assert not Statement.objects.exists()
+
+
+def position_data(rec, **overrides):
+    data = {
+        "negotiation": rec.negotiation.slug, "jurisdiction": "ON", "as_of": "2014-01-29", "date_precision": "day",
+        "stance": "conditional", "summary": "Will sign if the LMA is spared.", "conditions": "Keep the LMA whole.",
+        "triggered_by_meeting": rec.meeting.slug,
+    }
+    return data | overrides
+
+
+def test_editor_records_a_position_with_evidence(client, rec, editor):
+    evidence = StatementFactory(negotiation=rec.negotiation, speaker=rec.person, jurisdiction=rec.ontario,
+                                source=rec.source)
+    client.force_login(editor)
+    response = client.post(reverse("negotiations:position_new"),
+                           position_data(rec, evidence=[evidence.pk], sources=[rec.source.slug]))
+    assert response.status_code == 302
+    assert response.url == "/jurisdictions/ON/"
+    position = Position.objects.get(jurisdiction=rec.ontario)
+    assert position.stance == "conditional"
+    assert list(position.evidence.all()) == [evidence]
+    assert list(position.sources.all()) == [rec.source]
+    assert position.triggered_by_meeting == rec.meeting
+    assert {h.history_user for h in position.history.all()} == {editor}
+
+
+def test_duplicate_position_is_refused_with_a_clear_message(client, rec, editor):
+    PositionFactory(negotiation=rec.negotiation, jurisdiction=rec.ontario, as_of=datetime.date(2014, 1, 29))
+    client.force_login(editor)
+    response = client.post(reverse("negotiations:position_new"), position_data(rec))
+    assert response.status_code == 200
+    assert "already has a position" in response.content.decode()
+    assert 'value="Will sign if the LMA is spared."' not in response.content.decode()  # a textarea, not an input
+    assert "Will sign if the LMA is spared." in response.content.decode()
+    assert Position.objects.count() == 1
+
+
+def test_invalid_position_shows_field_errors(client, rec, editor):
+    client.force_login(editor)
+    response = client.post(reverse("negotiations:position_new"), position_data(rec, stance="delighted", summary=""))
+    assert response.status_code == 200
+    assert set(response.context["form"].errors) == {"stance", "summary"}
+    assert "Keep the LMA whole." in response.content.decode()
+
+
+def test_editor_retracts_a_statement_and_it_stays(client, rec, editor):
+    statement = StatementFactory(negotiation=rec.negotiation, speaker=rec.person, source=rec.source)
+    client.force_login(editor)
+    back = reverse("negotiations:statement_list") + "?speaker=brad-duguid"
+    response = client.post(reverse("negotiations:statement_retract", args=[statement.pk]),
+                           {"note": "Misattributed: it was the deputy.", "next": back})
+    assert response.status_code == 302
+    assert response.url == back
+    statement.refresh_from_db()
+    assert statement.retracted and statement.retraction_note == "Misattributed: it was the deputy."
+    latest, first = statement.history.all()[:2]
+    assert (latest.retracted, first.retracted) == (True, False)
+    assert latest.history_user == editor
+    content = client.get(back).content.decode()
+    assert "Retracted" in content and "Misattributed: it was the deputy." in content
+
+
+def test_retract_refuses_a_foreign_next_and_an_empty_note(client, rec, editor):
+    statement = StatementFactory(negotiation=rec.negotiation, speaker=rec.person, source=rec.source)
+    client.force_login(editor)
+    response = client.post(reverse("negotiations:statement_retract", args=[statement.pk]),
+                           {"note": "  ", "next": "https://evil.example/"})
+    assert response.url == rec.person.get_absolute_url()
+    statement.refresh_from_db()
+    assert not statement.retracted
+
+
+def test_retract_is_post_only(client, rec, editor):
+    statement = StatementFactory(negotiation=rec.negotiation, source=rec.source)
+    client.force_login(editor)
+    assert client.get(reverse("negotiations:statement_retract", args=[statement.pk])).status_code == 405
+
+
+def test_retract_form_shows_only_to_editors(client, rec, editor, viewer):
+    StatementFactory(negotiation=rec.negotiation, speaker=rec.person, source=rec.source)
+    url = reverse("negotiations:statement_list")
+    client.force_login(viewer)
+    assert "Retract this statement" not in client.get(url).content.decode()
+    client.force_login(editor)
+    assert "Retract this statement" in client.get(url).content.decode()
