@@ -1,10 +1,108 @@
-"""The read-only JSON API (contract: shared design API.md), assembled from each app's router."""
+"""The read-only JSON API (contract: shared design API.md), assembled from each app's router.
 
+Every answer that is not a success is JSON {"detail": "..."} with a 4xx status: 404 for an unknown
+slug, code or path, 405 for anything but GET (and HEAD), 422 for a bad parameter, naming it.
+Ninja's own validation errors keep their list under "errors" and gain a "detail" sentence.
+"""
+
+import logging
+from functools import wraps
+
+from django.core.signals import got_request_exception
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.urls import re_path
 from ninja import NinjaAPI
+from ninja.errors import ValidationError
 
-api = NinjaAPI(
+from grants.api import router as grants_router
+from negotiations.api import router as negotiations_router
+
+logger = logging.getLogger("django.request")
+
+READ_METHODS = ("GET", "HEAD")
+
+
+def _error(status: int, detail: str, **headers: str) -> JsonResponse:
+    return JsonResponse({"detail": detail}, status=status, headers=headers)
+
+
+def _read_only(view):
+    """Answer 405 (JSON) to a method other than GET or HEAD; serve HEAD as GET (ninja routes only GET)."""
+
+    @wraps(view)  # keeps csrf_exempt, so that a POST gets its 405 rather than a CSRF failure
+    def read_only_view(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if request.method not in READ_METHODS:
+            return _error(
+                405, f"Method {request.method} is not allowed: the API is read-only.", Allow=", ".join(READ_METHODS)
+            )
+        if request.method != "HEAD":
+            return view(request, *args, **kwargs)
+        # Serve HEAD as GET, then say HEAD again so that the server drops the body.
+        request.method = "GET"
+        try:
+            return view(request, *args, **kwargs)
+        finally:
+            request.method = "HEAD"
+
+    return read_only_view
+
+
+def _no_endpoint(request: HttpRequest, *args, **kwargs) -> JsonResponse:
+    return _error(404, f"No endpoint at {request.path}; the endpoints are listed at /api/openapi.json.")
+
+
+_no_endpoint.csrf_exempt = True
+
+
+class ReadOnlyAPI(NinjaAPI):
+    """A NinjaAPI whose URLs are all read-only and whose unknown paths answer a JSON 404."""
+
+    @property
+    def urls(self):
+        patterns, app_name, namespace = super().urls
+        for pattern in patterns:
+            # The API root only tells ninja where the API starts; there is nothing to read there.
+            pattern.callback = _no_endpoint if pattern.name == "api-root" else _read_only(pattern.callback)
+        return [*patterns, re_path(r"", _no_endpoint)], app_name, namespace
+
+
+api = ReadOnlyAPI(
     title="FPT Negotiations Tracker API",
     version="1.0.0",
-    description="Read-only access to the negotiation record and the fiscal effect of every offer.",
+    description=(
+        "Read-only access to the negotiation record and the fiscal effect of every offer. "
+        'Money is a string with two decimals ("300000000.00"); lists are {"items": [...], "count": N} '
+        "with limit (1 to 1000, default 100) and offset; errors are {\"detail\": \"...\"}."
+    ),
     urls_namespace="api",
 )
+api.add_router("", negotiations_router)
+api.add_router("", grants_router)
+
+
+def _parameter(location: tuple | list) -> str:
+    """`limit` for ("query", "limit"): the parameter as the client wrote it."""
+    parts = [str(part) for part in location]
+    if len(parts) > 1 and parts[0] in ("query", "path", "header", "cookie", "body", "form", "file"):
+        parts = parts[1:]
+    return ".".join(parts)
+
+
+@api.exception_handler(ValidationError)
+def validation_error(request: HttpRequest, error: ValidationError) -> HttpResponse:
+    detail = "; ".join(f"{_parameter(item.get('loc', ()))}: {item.get('msg', 'is not valid')}" for item in error.errors)
+    return api.create_response(request, {"detail": detail, "errors": error.errors}, status=422)
+
+
+@api.exception_handler(Http404)
+def not_found(request: HttpRequest, error: Http404) -> HttpResponse:
+    return api.create_response(request, {"detail": str(error) or "Not found."}, status=404)
+
+
+@api.exception_handler(Exception)
+def server_error(request: HttpRequest, error: Exception) -> HttpResponse:
+    # A bug, not bad input: report it as Django would (the log, and the signal that error
+    # trackers and the test client listen to), and still answer in JSON.
+    got_request_exception.send(sender=None, request=request)
+    logger.error("Internal Server Error: %s", request.path, exc_info=error, extra={"status_code": 500, "request": request})
+    return api.create_response(request, {"detail": "Internal server error."}, status=500)
