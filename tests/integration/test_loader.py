@@ -17,7 +17,7 @@ from negotiations.loading import DEFAULT_DATASET, DatasetError, load_dataset, re
 from negotiations.text_repair import has_mojibake
 from tests.factories import PT_CODES, StatementFactory
 
-SEEDS = Path("/work/shared/seeds")
+SEEDS = Path(__file__).resolve().parents[2].parent / "shared" / "seeds"
 # Which seed article each news source in the data set is.
 SEED_ARTICLE = {
     "cp-2014-01-29-pt-counter-proposal": "000_",
