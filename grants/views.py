@@ -1,20 +1,162 @@
-"""Placeholder views: not built yet (each answers 404 until its page exists)."""
+"""The fiscal pages: an offer's effect (with its CSV and the trace of any number), and two offers compared.
 
-from django.http import Http404
+Views parse the query, call the selectors and render; grants.presentation shapes every figure.
+An htmx request gets only the region it swaps (``page.html#region``); every link and form also
+works as a plain request. Bad input gets a message naming the field (400), never a 500.
+"""
+
+from decimal import Decimal
+from typing import NamedTuple
+from urllib.parse import urlencode
+
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+
+from grants import csv_export, fiscal, presentation, selectors
+from grants.forms import CompareForm
 
 
+def _wants_region(request) -> bool:
+    """An htmx swap wants a region; a history restore (the back button) wants the whole page."""
+    return bool(request.htmx) and not request.htmx.history_restore_request
+
+
+def _render(request, template: str, region: str, context: dict, status: int = 200) -> HttpResponse:
+    name = f"{template}#{region}" if _wants_region(request) else template
+    response = render(request, name, context, status=status)
+    patch_vary_headers(response, ("HX-Request",))
+    if status >= 400 and request.htmx:
+        # Keep the address of the last good scenario: a refused one is not worth sharing.
+        response["HX-Push-Url"] = "false"
+    return response
+
+
+# A rate such as 1e-9999999 is between 0 and 1, but the engine's exact arithmetic would build an
+# integer with ten million digits from it and hold the worker for minutes. No one needs more places.
+MAX_PARTICIPATION_PLACES = 10
+
+
+def _scenario(params) -> fiscal.Scenario:
+    scenario = selectors.scenario_from(participation=params.get("participation"),
+                                       fiscal_year=params.get("fiscal_year"))
+    participation = scenario.participation
+    step = Decimal(1).scaleb(-MAX_PARTICIPATION_PLACES)
+    # Out of 0..1 the engine refuses it anyway; within, quantizing is exact unless there are more places.
+    if 0 <= participation <= 1 and participation.quantize(step) != participation:
+        raise fiscal.InvalidScenario(
+            "participation", f"must have at most {MAX_PARTICIPATION_PLACES} decimal places"
+        )
+    return scenario
+
+
+def _effect(offer, params) -> tuple[fiscal.Effect | None, Exception | None]:
+    """The offer's effect under the scenario in ``params``, or the error that prevents it."""
+    try:
+        return selectors.fiscal_effect(offer, _scenario(params)), None
+    except (fiscal.InvalidScenario, fiscal.InvalidTerms) as error:
+        return None, error
+
+
+class _FiscalPage(NamedTuple):
+    context: dict
+    effect: fiscal.Effect | None
+    names: dict[str, str]
+    status: int
+
+
+def _fiscal_page(request, offer) -> _FiscalPage:
+    """The fiscal page for ``offer`` under the request's scenario: its context and its status."""
+    effect, error = _effect(offer, request.GET)
+    scenario_error = error if isinstance(error, fiscal.InvalidScenario) else None
+    names = selectors.jurisdiction_names() if effect else {}
+    context = {
+        "offer": offer,
+        "terms": presentation.terms_summary(offer),
+        "controls": presentation.scenario_controls(offer=offer, params=request.GET, effect=effect,
+                                                   error=scenario_error),
+        "terms_problems": presentation.terms_problems(error) if isinstance(error, fiscal.InvalidTerms) else (),
+        "fiscal": presentation.fiscal_tables(offer=offer, effect=effect, names=names) if effect else None,
+        "explanation": None,
+        "columns": presentation.COLUMNS,
+    }
+    return _FiscalPage(context, effect, names, 400 if scenario_error else 200)
+
+
+@require_safe
 def fiscal_page(request, slug):
-    raise Http404("Not built yet.")
+    """One offer's fiscal effect under a scenario (participation, fiscal year) given in the query."""
+    page = _fiscal_page(request, selectors.offer_with_terms(slug))
+    return _render(request, "grants/fiscal.html", "results", page.context, page.status)
 
 
-def fiscal_csv(request, slug):
-    raise Http404("Not built yet.")
-
-
+@require_safe
 def explain(request, slug):
-    raise Http404("Not built yet.")
+    """The trace of one number: ``line``, ``code`` (none: national), the scenario, ``years=all``."""
+    page = _fiscal_page(request, selectors.offer_with_terms(slug))
+    status = page.status
+    if page.effect is not None:
+        explanation = presentation.explanation(
+            effect=page.effect,
+            names=page.names,
+            line=request.GET.get("line", ""),
+            code=request.GET.get("code", ""),
+            all_years=request.GET.get("years") == "all",
+            close_url=page.context["fiscal"].page_url,
+        )
+        page.context["explanation"] = explanation
+        status = 400 if explanation.problem else status
+    return _render(request, "grants/fiscal.html", "explanation", page.context, status)
 
 
+@require_safe
+def fiscal_csv(request, slug):
+    """The table by P/T as CSV, for the same scenario as the page."""
+    offer = selectors.offer_with_terms(slug)
+    effect, error = _effect(offer, request.GET)
+    if isinstance(error, fiscal.InvalidScenario):
+        problem = presentation.scenario_problem(error, request.GET)
+        return HttpResponse(f"{problem.label}: {problem.detail}. {problem.help}\n", status=400,
+                            content_type="text/plain; charset=utf-8")
+    if isinstance(error, fiscal.InvalidTerms):
+        lines = [f"{p.label}: {p.message}" for p in presentation.terms_problems(error)]
+        text = _("The offer's terms do not add up, so its fiscal effect cannot be computed:")
+        return HttpResponse("\n".join([text, *lines]) + "\n", status=422, content_type="text/plain; charset=utf-8")
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{csv_export.filename(offer.slug, effect)}"'
+    csv_export.write(effect, selectors.jurisdiction_names(), response)
+    return response
+
+
+@require_safe
 def compare_page(request):
-    raise Http404("Not built yet.")
+    """Two offers (or the status quo) side by side, with b − a nationally and by P/T."""
+    offers = list(selectors.offers_with_terms())
+    form = CompareForm(request.GET, offers=offers)
+    context = {"form": form, "comparison": None, "problems": (), "a": None, "b": None,
+               "swap_url": None}
+    if not form.is_valid():
+        return _render(request, "grants/compare.html", "results", context, status=400)
 
+    effects, problems = {}, []
+    for side in ("a", "b"):
+        offer = form.chosen(side)
+        context[side] = offer
+        if offer is None:
+            effects[side] = selectors.status_quo_effect()
+            continue
+        try:
+            effects[side] = selectors.fiscal_effect(offer)
+        except fiscal.InvalidTerms as error:
+            problems.append((offer, presentation.terms_problems(error)))
+    context["problems"] = tuple(problems)
+    swapped = urlencode({"a": form.cleaned_data["b"], "b": form.cleaned_data["a"]})
+    context["swap_url"] = f"{reverse('grants:compare')}?{swapped}"
+    if not problems:
+        context["comparison"] = presentation.comparison_tables(
+            fiscal.compare(effects["a"], effects["b"]), selectors.jurisdiction_names()
+        )
+    return _render(request, "grants/compare.html", "results", context)

@@ -1,0 +1,65 @@
+"""Forms that parse the fiscal pages' query strings."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from negotiations.models import Offer
+
+STATUS_QUO = "status-quo"
+
+
+class CompareForm(forms.Form):
+    """Two things to compare, each an offer's slug or the status quo; missing ones get sensible defaults.
+
+    Defaults: b is the newest offer that answers another and a the offer it answers; failing
+    that, the two newest offers (older as a); with one given, its counterpart follows the same idea.
+    """
+
+    a = forms.ChoiceField(label=_("Compare"))
+    b = forms.ChoiceField(label=_("with"))
+
+    def __init__(self, params, *, offers: list[Offer]):
+        self.offers = {offer.slug: offer for offer in offers}
+        newest_first = list(offers)
+        a, b = params.get("a") or "", params.get("b") or ""
+        if not a and not b:
+            a, b = _default_pair(newest_first)
+        elif not a:
+            answered = self.offers.get(b)
+            a = answered.responds_to.slug if answered and answered.responds_to_id else STATUS_QUO
+        elif not b:
+            b = _counterpart_of(a, newest_first)
+        super().__init__({"a": a, "b": b})
+        chronological = sorted(offers, key=lambda offer: (offer.tabled_on, offer.title))
+        choices = [(STATUS_QUO, _("Status quo (the LMA as it is, no grant)"))]
+        choices += [(offer.slug, f"{offer.title} ({offer.tabled_on:%Y-%m-%d})") for offer in chronological]
+        for name in ("a", "b"):
+            self.fields[name].choices = choices
+            self.fields[name].error_messages["invalid_choice"] = _(
+                "There is no offer “%(value)s”. Pick one from the list."
+            )
+
+    def chosen(self, name: str) -> Offer | None:
+        """The offer picked for ``name`` ("a" or "b"), or None for the status quo."""
+        return self.offers.get(self.cleaned_data[name])
+
+
+def _default_pair(newest_first: list[Offer]) -> tuple[str, str]:
+    for offer in newest_first:
+        if offer.responds_to_id:
+            return offer.responds_to.slug, offer.slug
+    if len(newest_first) >= 2:
+        return newest_first[1].slug, newest_first[0].slug
+    if newest_first:
+        return STATUS_QUO, newest_first[0].slug
+    return STATUS_QUO, STATUS_QUO
+
+
+def _counterpart_of(a: str, newest_first: list[Offer]) -> str:
+    for offer in newest_first:
+        if offer.responds_to_id and offer.responds_to.slug == a:
+            return offer.slug
+    for offer in newest_first:
+        if offer.slug != a:
+            return offer.slug
+    return STATUS_QUO

@@ -1,0 +1,173 @@
+"""The fiscal pages in a real browser: scenario changes in place, explanations, the comparison, a phone."""
+
+import datetime
+import re
+from decimal import Decimal
+
+import pytest
+from django.core.management import get_commands
+from playwright.sync_api import expect
+
+from grants import selectors
+from negotiations.models import Jurisdiction, Offer, PhaseInStep
+from tests.factories import JurisdictionFactory, NegotiationFactory, OfferFactory, ProgramEnvelopeFactory
+
+D = datetime.date
+PTS = [
+    ("NL", "Newfoundland and Labrador", 526702), ("PE", "Prince Edward Island", 145237),
+    ("NS", "Nova Scotia", 940789), ("NB", "New Brunswick", 756050), ("QC", "Quebec", 8155334),
+    ("ON", "Ontario", 13537994), ("MB", "Manitoba", 1265015), ("SK", "Saskatchewan", 1108303),
+    ("AB", "Alberta", 4025074), ("BC", "British Columbia", 4581978), ("YT", "Yukon", 36700),
+    ("NT", "Northwest Territories", 43537), ("NU", "Nunavut", 35591),
+]
+
+
+def build_factory_data():
+    """The four offers' shapes and the real reference data, for when `load_cjg` is not there."""
+    canada = JurisdictionFactory(code="CA", kind=Jurisdiction.Kind.FEDERAL, order=0, name_en="Government of Canada",
+                                 population=35158304)
+    for order, (code, name, population) in enumerate(PTS, start=1):
+        JurisdictionFactory(code=code, name_en=name, order=order, population=population)
+    ProgramEnvelopeFactory(program="LMA", annual_amount=Decimal("500000000"))
+    ProgramEnvelopeFactory(program="LMDA", name_en="Labour Market Development Agreements",
+                           annual_amount=Decimal("1950000000"))
+    cjg = NegotiationFactory(slug="canada-job-grant", title="Canada Job Grant", started_on=D(2013, 3, 21))
+    budget = OfferFactory(negotiation=cjg, slug="budget-2013", title="Budget 2013", tabled_on=D(2013, 3, 21),
+                          tabled_by=[canada], status=Offer.Status.SUPERSEDED,
+                          assumptions="Ottawa's third comes out of the LMA; the provinces' third is new money.")
+    november = OfferFactory(negotiation=cjg, slug="federal-nov-2013", title="November 2013 flexibility",
+                            tabled_on=D(2013, 11, 8), tabled_by=[canada], responds_to=budget,
+                            employer_min_share=Decimal("0.15"), small_employer_gap_payer="provincial")
+    for year, fraction in (("2014-15", "0.25"), ("2015-16", "0.5"), ("2016-17", "0.75"), ("2017-18", "1")):
+        PhaseInStep.objects.create(offer=november, fiscal_year=year, fraction=Decimal(fraction))
+    OfferFactory(negotiation=cjg, slug="federal-dec-2013", title="The federal “Christmas Eve” offer",
+                 tabled_on=D(2013, 12, 24), tabled_by=[canada], responds_to=november,
+                 federal_amount=Decimal("10000"), provincial_amount=Decimal("0"),
+                 funding=[("federal", "LMA", 5000), ("federal", "LMDA", 5000)], shortfall_liability="province")
+
+
+@pytest.fixture
+def fiscal_data(request, transactional_db):
+    selectors.forget_reference_data()
+    if "load_cjg" in get_commands():
+        request.getfixturevalue("cjg_data")
+    else:
+        build_factory_data()
+    selectors.forget_reference_data()
+    yield
+    selectors.forget_reference_data()
+
+
+def chart_drawn(page, data_id: str) -> bool:
+    canvas = f"document.querySelector('canvas[data-chart-data={data_id}]')"
+    return page.evaluate(f"!!(window.Chart && Chart.getChart({canvas}))")
+
+
+def no_favicon(page):
+    """The site has no favicon yet; Chromium's 404 for it would count as a console error."""
+    page.route("**/favicon.ico", lambda route: route.fulfill(status=204))
+
+
+def test_change_the_scenario_in_place_and_explain_a_number(page, live_server, fiscal_data, screenshot):
+    no_favicon(page)
+    page.goto(f"{live_server.url}/offers/budget-2013/fiscal/")
+    expect(page.locator("#card-trainees .figure")).to_have_text("60,000")
+    expect(page.locator("#card-provinces_need .figure")).to_have_text("$600,000,000")
+    expect(page.locator("#fiscal-table tbody tr")).to_have_count(13)
+    assert chart_drawn(page, "who-pays-data") and chart_drawn(page, "programs-data")
+    screenshot(page, "fiscal-1280")
+
+    page.evaluate("window.stillTheSamePage = true")
+    page.fill("input[name=participation]", "0.5")
+    page.locator("input[name=participation]").press("Tab")
+    page.wait_for_url(re.compile(r"participation=0\.5"))
+    expect(page.locator("#card-trainees .figure")).not_to_have_text("60,000")
+    expect(page.locator(".scenario-line")).to_contain_text("50%")
+    assert page.evaluate("window.stillTheSamePage === true"), "the page was reloaded"
+    assert chart_drawn(page, "who-pays-data"), "the chart was not redrawn after the swap"
+
+    cell = page.locator("#fiscal-table tr[data-code=ON] td[data-line=provinces_need] a")
+    figure = cell.inner_text()
+    cell.click()
+    panel = page.locator("#explanation .trace-panel")
+    expect(panel).to_be_visible()
+    expect(panel).to_contain_text("provincial new money + LMA diverted")
+    expect(panel.locator(".trace-value")).to_have_text(figure)
+    expect(panel.locator("h2")).to_contain_text("Ontario")
+    assert page.evaluate("window.stillTheSamePage === true")
+    screenshot(page, "fiscal-explain-1280")
+
+    panel.locator("[data-close-explanation]").click()
+    expect(page.locator("#explanation .trace-panel")).to_have_count(0)
+
+    page.locator("#card-trainees .explain-link").click()
+    expect(page.locator("#explanation")).to_contain_text("per-trainee draw on LMA")
+
+
+def test_an_invalid_participation_shows_its_message_in_place(browser, live_server, fiscal_data):
+    """The 400 answer is swapped in; the only console error is the browser's own note of that 400."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors = []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    no_favicon(page)
+    page.goto(f"{live_server.url}/offers/budget-2013/fiscal/?participation=0.8")
+    page.evaluate("window.stillTheSamePage = true")
+    page.fill("input[name=participation]", "2")
+    page.locator("input[name=participation]").press("Tab")
+    expect(page.locator("#scenario-error")).to_contain_text("Employer participation rate")
+    expect(page.locator("#fiscal-table")).to_have_count(0)
+    assert page.url.endswith("participation=0.8")  # a refused scenario is not pushed into the history
+    assert page.evaluate("window.stillTheSamePage === true")
+
+    page.fill("input[name=participation]", "0.9")
+    page.locator("input[name=participation]").press("Tab")
+    page.wait_for_url(re.compile(r"participation=0\.9"))
+    expect(page.locator("#scenario-error")).to_have_count(0)
+    expect(page.locator("#fiscal-table tbody tr")).to_have_count(13)
+    context.close()
+    assert errors and all("status of 400" in error for error in errors), errors
+
+
+def test_phase_in_year_select(page, live_server, fiscal_data, screenshot):
+    no_favicon(page)
+    page.goto(f"{live_server.url}/offers/federal-nov-2013/fiscal/")
+    expect(page.locator("#years-table tbody tr")).to_have_count(4)
+    page.select_option("select[name=fiscal_year]", "2014-15")
+    page.wait_for_url(re.compile(r"fiscal_year=2014-15"))
+    expect(page.locator("#years-table tr.current-year")).to_have_attribute("data-year", "2014-15")
+    expect(page.locator(".scenario-line")).to_contain_text("2014-15")
+    screenshot(page, "fiscal-phase-in-1280")
+
+
+def test_compare_two_offers(page, live_server, fiscal_data, screenshot):
+    no_favicon(page)
+    page.goto(f"{live_server.url}/compare/?a=budget-2013&b=federal-dec-2013")
+    federal = page.locator("#compare-national tr[data-line=federal_cost] td")
+    expect(federal.nth(2)).to_have_text("+$300,000,000")
+    screenshot(page, "compare-1280")
+
+    page.evaluate("window.stillTheSamePage = true")
+    page.select_option("select[name=a]", "status-quo")
+    page.wait_for_url(re.compile(r"a=status-quo"))
+    expect(federal.nth(0)).to_have_text("$0")
+    expect(federal.nth(2)).to_have_text("+$600,000,000")
+    assert page.evaluate("window.stillTheSamePage === true")
+
+    page.go_back()
+    page.wait_for_url(re.compile(r"a=budget-2013"))
+    expect(page.locator("#compare-national tr[data-line=federal_cost] td").nth(2)).to_have_text("+$300,000,000")
+
+
+def test_fiscal_pages_fit_a_phone(phone_page, live_server, fiscal_data, screenshot):
+    for path, name in (
+        ("/offers/budget-2013/fiscal/", "fiscal-390"),
+        ("/offers/federal-nov-2013/fiscal/explain?line=provinces_need&code=PE", "fiscal-explain-390"),
+        ("/compare/?a=budget-2013&b=federal-dec-2013", "compare-390"),
+    ):
+        phone_page.goto(f"{live_server.url}{path}")
+        assert phone_page.evaluate("document.documentElement.scrollWidth") <= 390, f"{path} scrolls sideways"
+        wide = phone_page.locator(".fiscal-table-wrap").first
+        assert wide.evaluate("el => el.scrollWidth > el.clientWidth"), "the wide table should scroll inside its box"
+        screenshot(phone_page, name)
