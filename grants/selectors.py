@@ -97,6 +97,10 @@ def terms_of(offer: Offer) -> fiscal.Terms:
     )
 
 
+MAX_PARTICIPATION_PLACES = 10
+PARTICIPATION_STEP = Decimal(1).scaleb(-MAX_PARTICIPATION_PLACES)
+
+
 def scenario_from(*, participation: Decimal | str | None = None, fiscal_year: str | None = None) -> fiscal.Scenario:
     """A Scenario from loosely typed input; the engine validates it (InvalidScenario names the field)."""
     if participation in (None, ""):
@@ -108,6 +112,11 @@ def scenario_from(*, participation: Decimal | str | None = None, fiscal_year: st
             raise fiscal.InvalidScenario("participation", "Participation must be a number between 0 and 1.")
         if not value.is_finite():
             raise fiscal.InvalidScenario("participation", "Participation must be a number between 0 and 1.")
+        # Exact arithmetic on a value like 1e-9999999 would take the engine minutes: refuse it here.
+        if 0 <= value <= 1 and value.quantize(PARTICIPATION_STEP) != value:
+            raise fiscal.InvalidScenario(
+                "participation", f"Participation has at most {MAX_PARTICIPATION_PLACES} decimal places."
+            )
     return fiscal.Scenario(participation=value, fiscal_year=fiscal_year or None)
 
 

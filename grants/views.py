@@ -35,22 +35,8 @@ def _render(request, template: str, region: str, context: dict, status: int = 20
     return response
 
 
-# A rate such as 1e-9999999 is between 0 and 1, but the engine's exact arithmetic would build an
-# integer with ten million digits from it and hold the worker for minutes. No one needs more places.
-MAX_PARTICIPATION_PLACES = 10
-
-
 def _scenario(params) -> fiscal.Scenario:
-    scenario = selectors.scenario_from(participation=params.get("participation"),
-                                       fiscal_year=params.get("fiscal_year"))
-    participation = scenario.participation
-    step = Decimal(1).scaleb(-MAX_PARTICIPATION_PLACES)
-    # Out of 0..1 the engine refuses it anyway; within, quantizing is exact unless there are more places.
-    if 0 <= participation <= 1 and participation.quantize(step) != participation:
-        raise fiscal.InvalidScenario(
-            "participation", f"must have at most {MAX_PARTICIPATION_PLACES} decimal places"
-        )
-    return scenario
+    return selectors.scenario_from(participation=params.get("participation"), fiscal_year=params.get("fiscal_year"))
 
 
 def _effect(offer, params) -> tuple[fiscal.Effect | None, Exception | None]:
