@@ -105,6 +105,7 @@ def test_production_settings_pass_the_deploy_check():
         "ALLOWED_HOSTS": "tracker.example.org",
     }
     env.pop("DATABASE_URL", None)
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # set for the browser tests; never in a deployment
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=ROOT, env=env, capture_output=True, text=True,
