@@ -1,6 +1,7 @@
 """Backup and restore: the whole data set survives dumpdata → empty database → loaddata unchanged."""
 
 import json
+import re
 
 import pytest
 from django.core.management import call_command
@@ -12,9 +13,14 @@ pytestmark = pytest.mark.django_db
 APPS = ["negotiations", "grants"]
 
 
+# Django's JSON serializer keeps times to the millisecond: 12:00:00.000412 is written
+# "12:00:00.000", read back as 12:00:00 and written again as "12:00:00". Same instant, other text.
+WHOLE_SECOND = re.compile(r'(T\d{2}:\d{2}:\d{2})\.000(?=Z|[+-]\d{2}:\d{2}")')
+
+
 def dump(path) -> list[dict]:
     call_command("dumpdata", *APPS, output=str(path), indent=1, verbosity=0)
-    rows = json.loads(path.read_text(encoding="utf-8"))
+    rows = json.loads(WHOLE_SECOND.sub(r"\1", path.read_text(encoding="utf-8")))
     return sorted(rows, key=lambda row: (row["model"], str(row["pk"])))
 
 
