@@ -1,24 +1,161 @@
-"""Placeholder views: not built yet (each answers 404 until its page exists)."""
+"""Offer pages: the list, one offer, and the form that logs or edits an offer (with a live fiscal preview).
 
+The preview itself is a `grants` view (grants:preview) that the form posts to;
+this module never imports `grants`.
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required, permission_required
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
 from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from negotiations import offer_selectors, selectors
+from negotiations.offer_forms import OfferFilterForm, OfferForm
+from negotiations.services import offers as services
+
+LIST_PAGE_SIZE = 50
+FORM_TEMPLATE = "negotiations/offer_form.html"
+# Posted by the form's live validation: check the input, save nothing, answer with the error slots.
+VALIDATE_ONLY = "_validate"
+TOUCHED = "_touched"
 
 
+def _render_region(request, template: str, region: str, context: dict, **kwargs):
+    """The whole page, or only `region` when htmx asks for it (but not when htmx restores history)."""
+    if request.htmx and not request.htmx.history_restore_request:
+        template = f"{template}#{region}"
+    response = render(request, template, context, **kwargs)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+@require_safe
 def offer_list(request):
-    raise Http404("Not built yet.")
+    filters = OfferFilterForm(request.GET)
+    filters.is_valid()
+    offers = selectors.offer_list(**filters.filters())
+    page = Paginator(offers, LIST_PAGE_SIZE).get_page(request.GET.get("page"))
+    return _render_region(request, "negotiations/offer_list.html", "results", {"filters": filters, "page": page})
 
 
-def offer_new(request):
-    raise Http404("Not built yet.")
-
-
+@require_safe
 def offer_detail(request, slug):
-    raise Http404("Not built yet.")
+    page = offer_selectors.offer_page(slug=slug)
+    if page is None:
+        raise Http404(_("No offer is recorded under this address."))
+    return render(request, "negotiations/offer.html", {"page": page, "offer": page.offer})
 
 
+@login_required
+@permission_required("negotiations.add_offer", raise_exception=True)
+@require_http_methods(["GET", "HEAD", "POST"])
+def offer_new(request):
+    if request.method == "POST":
+        form = OfferForm(request.POST)
+        if VALIDATE_ONLY in request.POST:
+            return _validation(request, form)
+        if form.is_valid():
+            try:
+                offer = services.offer_create(actor=request.user, **form.record(), terms=form.terms())
+            except (services.InvalidOfferTerms, services.OfferSlugTaken, ValidationError) as error:
+                _attach(form, error)
+            else:
+                messages.success(request, _("The offer “%(title)s” is recorded.") % {"title": offer.title})
+                return redirect(offer)
+        return render(request, FORM_TEMPLATE, _form_context(form), status=200)
+
+    initial = OfferForm.initial_from(request.GET)
+    source = None
+    if request.GET.get("from"):
+        source = offer_selectors.offer_for_form(slug=request.GET["from"])
+        if source is not None:
+            initial = {**OfferForm.initial_from_offer(source, as_new=True), **initial}
+    if "negotiation" not in initial:
+        negotiation = selectors.default_negotiation()
+        if negotiation is not None:
+            initial["negotiation"] = negotiation.slug
+    form = OfferForm(initial=initial)
+    return _render_region(request, FORM_TEMPLATE, "form-region", _form_context(form, started_from=source))
+
+
+@login_required
+@permission_required("negotiations.change_offer", raise_exception=True)
+@require_http_methods(["GET", "HEAD", "POST"])
 def offer_edit(request, slug):
-    raise Http404("Not built yet.")
+    offer = offer_selectors.offer_for_form(slug=slug)
+    if offer is None:
+        raise Http404(_("No offer is recorded under this address."))
+    if request.method == "POST":
+        form = OfferForm(request.POST, offer=offer)
+        if VALIDATE_ONLY in request.POST:
+            return _validation(request, form)
+        if form.is_valid():
+            try:
+                offer = services.offer_update(
+                    actor=request.user, offer=offer, expected_version=form.cleaned_data["version"] or 0,
+                    **form.record(), terms=form.terms(),
+                )
+            except services.OfferChangedMeanwhile as error:
+                # Keep everything typed; the next save knowingly replaces the other person's version.
+                data = request.POST.copy()
+                data["version"] = error.current_version
+                form = OfferForm(data, offer=offer)
+                form.is_valid()
+                form.add_error(None, str(error) + " " + _(
+                    "Your changes are kept below. Compare them with the offer as it is now, "
+                    "then save again to replace it with yours."
+                ))
+            except (services.InvalidOfferTerms, services.OfferSlugTaken, ValidationError) as error:
+                _attach(form, error)
+            else:
+                messages.success(request, _("The offer “%(title)s” is saved.") % {"title": offer.title})
+                return redirect(offer)
+        return render(request, FORM_TEMPLATE, _form_context(form, offer=offer))
+    form = OfferForm(initial=OfferForm.initial_from_offer(offer), offer=offer)
+    return render(request, FORM_TEMPLATE, _form_context(form, offer=offer))
 
 
+@login_required
+@permission_required("negotiations.change_offer", raise_exception=True)
+@require_POST
 def offer_withdraw(request, slug):
-    raise Http404("Not built yet.")
+    offer = offer_selectors.offer_for_form(slug=slug)
+    if offer is None:
+        raise Http404(_("No offer is recorded under this address."))
+    try:
+        services.offer_withdraw(actor=request.user, offer=offer)
+    except services.OfferAlreadyWithdrawn as error:
+        messages.info(request, str(error))
+    else:
+        messages.success(request, _("The offer “%(title)s” is marked withdrawn.") % {"title": offer.title})
+    return redirect(offer)
 
+
+def _form_context(form: OfferForm, *, offer=None, started_from=None) -> dict:
+    return {"form": form, "offer": offer, "started_from": started_from}
+
+
+def _validation(request, form: OfferForm):
+    """Validate without saving; answer with every error slot, filled only for what the person has touched."""
+    form.is_valid()
+    touched = {name for name in request.POST.get(TOUCHED, "").split(",") if name}
+    if "*" in touched:  # the form was shown after a refused save: keep every error in view
+        touched = set(form.fields)
+    context = {**_form_context(form, offer=form.offer), "live_errors": form.live_errors(touched)}
+    return render(request, f"{FORM_TEMPLATE}#live-errors", context)
+
+
+def _attach(form: OfferForm, error: Exception) -> None:
+    """Show a service's refusal next to the fields it concerns."""
+    if isinstance(error, services.InvalidOfferTerms):
+        for problem in error.problems:
+            form.add_term_error(problem.field, problem.message)
+    elif isinstance(error, services.OfferSlugTaken):
+        form.add_error("slug", str(error))
+    else:
+        form.add_service_error(error)

@@ -1,0 +1,467 @@
+"""The offer form: an offer's record fields and all its terms, as flat fields a browser can post.
+
+Funding sources are one amount field per payer and program (``federal_LMA``),
+treatments one select per province or territory (``treatment_QC``), and the
+phase-in a few fixed rows (``phase_in_year_0``, ``phase_in_fraction_0``).
+The terms are checked with ``negotiations.terms.check_terms``, the rule set
+the admin uses, and each message is attached to the field it names.
+
+``OfferTermsForm`` holds the terms alone: the live fiscal preview (a
+``grants`` view) parses the same posted form with it, so both agree.
+Choices are named by readable keys (slugs and codes), so a link such as
+``/offers/new?negotiation=canada-job-grant&tabled_by=CA`` can fill the form in.
+"""
+
+import functools
+import re
+from decimal import Decimal
+
+from django import forms
+from django.forms.utils import ErrorList
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
+
+from negotiations.models import (
+    DatePrecision,
+    GovernmentPayer,
+    Jurisdiction,
+    Liability,
+    Meeting,
+    Negotiation,
+    Offer,
+    Program,
+    Source,
+    Treatment,
+)
+from negotiations.services.offers import OfferTerms
+from negotiations.terms import FUNDING_SOURCES
+
+# The programs each government can draw on (Ottawa cannot spend a P/T's own revenue, nor a P/T new federal money).
+PAYER_PROGRAMS = {
+    GovernmentPayer.FEDERAL: (Program.LMA, Program.LMDA, Program.CJF, Program.FEDERAL_NEW),
+    GovernmentPayer.PROVINCIAL: (Program.LMA, Program.LMDA, Program.CJF, Program.PT_OWN),
+}
+PAYER_LABELS = {GovernmentPayer.FEDERAL: _("Federal"), GovernmentPayer.PROVINCIAL: _("Provincial or territorial")}
+PHASE_IN_ROWS = 5
+SPLIT_FIELDS = ("max_grant", "federal_amount", "provincial_amount", "employer_amount")
+_FISCAL_YEAR = re.compile(r"(\d{4})-(\d{2})")
+
+
+def program_field(payer: str, program: str) -> str:
+    """The name of the amount field for one payer's draw on one program, e.g. ``federal_LMA``."""
+    return f"{payer}_{program}"
+
+
+def treatment_field(code: str) -> str:
+    """The name of the treatment select of one province or territory, e.g. ``treatment_QC``."""
+    return f"treatment_{code}"
+
+
+def _money_field(label, *, max_digits=12, required=True, help_text=""):
+    # No min_value: a negative amount is refused by check_terms, with the admin's wording.
+    return forms.DecimalField(
+        label=label, max_digits=max_digits, decimal_places=2, required=required, help_text=help_text,
+        widget=forms.NumberInput(attrs={"step": "0.01", "inputmode": "decimal"}),
+    )
+
+
+def _date_input():
+    return forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+
+
+class OfferTermsForm(forms.Form):
+    """The terms of an offer, and the offer it answers (to show the difference)."""
+
+    responds_to = forms.ModelChoiceField(
+        Offer.objects.only("pk", "slug", "title", "tabled_on"), to_field_name="slug", required=False,
+        label=_("Answers"), empty_label=_("nothing: it opens the negotiation"),
+        help_text=_("The earlier offer this one responds to; the preview shows the difference from it."),
+    )
+    max_grant = _money_field(_("Maximum grant per trainee"))
+    federal_amount = _money_field(_("Federal"))
+    provincial_amount = _money_field(_("Provincial or territorial"))
+    employer_amount = _money_field(_("Employer"))
+    scale_program = forms.ChoiceField(
+        label=_("Scale drawn from"), choices=Program.choices, initial=Program.LMA,
+        help_text=_("The program whose national amount sets the number of grants."),
+    )
+    scale_amount = _money_field(
+        _("National amount drawn a year"), max_digits=14, help_text=_("For example 300000000 for $300M."),
+    )
+    employer_min_share = forms.DecimalField(
+        # Wider than the model field so that 15 (meant as 15 %) reaches check_terms and its message.
+        label=_("Employer minimum share"), max_digits=12, decimal_places=3, required=False,
+        widget=forms.NumberInput(attrs={"step": "0.01", "inputmode": "decimal"}),
+        help_text=_("A fraction between 0 and 1, such as 0.15; empty when there is none."),
+    )
+    small_employer_gap_payer = forms.ChoiceField(
+        label=_("Who covers the small-employer gap"), required=False,
+        choices=[("", _("nobody: the grant is smaller")), *GovernmentPayer.choices],
+    )
+    shortfall_liability = forms.ChoiceField(
+        label=_("Liable for an employer shortfall"), choices=Liability.choices, initial=Liability.NONE,
+    )
+    assumptions = forms.CharField(
+        label=_("Assumptions"), required=False, widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("How the sources were read where they leave a term open."),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # One query for every government: the treatment fields need the P/Ts, "tabled by" all of them.
+        self.jurisdictions = list(Jurisdiction.objects.only("pk", "code", "name_en", "kind", "order"))
+        self.provinces = [j for j in self.jurisdictions if j.kind != Jurisdiction.Kind.FEDERAL]
+        for payer, programs in PAYER_PROGRAMS.items():
+            for program in programs:
+                self.fields[program_field(payer, program)] = _money_field(
+                    format_lazy("{payer}: {program}", payer=PAYER_LABELS[payer], program=Program(program).value),
+                    required=False,
+                )
+        for jurisdiction in self.provinces:
+            # Not required: a P/T left out of the post takes part, as it does without a row.
+            self.fields[treatment_field(jurisdiction.code)] = forms.ChoiceField(
+                label=jurisdiction.name_en, choices=Treatment.choices, initial=Treatment.PARTICIPATES,
+                required=False,
+            )
+        for row in range(PHASE_IN_ROWS):
+            # Only the first row shows an example, so empty rows do not look filled in.
+            example = {"year": "2014-15", "fraction": "0.15"} if row == 0 else {"year": "", "fraction": ""}
+            self.fields[f"phase_in_year_{row}"] = forms.CharField(
+                label=_("Fiscal year"), required=False, max_length=7,
+                widget=forms.TextInput(attrs={"placeholder": example["year"], "size": 7}),
+            )
+            self.fields[f"phase_in_fraction_{row}"] = forms.DecimalField(
+                label=_("Fraction of the full scale"), required=False, max_digits=12, decimal_places=4,
+                widget=forms.NumberInput(
+                    attrs={"step": "0.05", "inputmode": "decimal", "placeholder": example["fraction"]},
+                ),
+            )
+        self._describe_errors()
+
+    def _describe_errors(self):
+        # Every widget points at its error slot, which live validation fills in without re-rendering the input.
+        for name, field in self.fields.items():
+            slot = f"{self[name].auto_id}_error"
+            described = f"{self[name].auto_id}_helptext {slot}" if field.help_text else slot
+            field.widget.attrs.setdefault("aria-describedby", described)
+
+    # -- validation
+
+    def clean(self):
+        cleaned_data = super().clean()
+        self._clean_phase_in(cleaned_data)
+        split = {name: cleaned_data.get(name) for name in SPLIT_FIELDS}
+        if None in split.values():
+            return cleaned_data  # the missing or malformed amount has its own error
+        sources = self._source_rows(cleaned_data)
+        if any(amount is None for _payer, _program, amount in sources):
+            return cleaned_data
+        terms = self._terms(cleaned_data)
+        for problem in terms.problems():
+            self.add_term_error(problem.field, problem.message)
+        return cleaned_data
+
+    def _clean_phase_in(self, cleaned_data):
+        seen = set()
+        for row in range(PHASE_IN_ROWS):
+            year_field, fraction_field = f"phase_in_year_{row}", f"phase_in_fraction_{row}"
+            year = (cleaned_data.get(year_field) or "").strip()
+            fraction = cleaned_data.get(fraction_field)
+            if not year and fraction is None:
+                continue
+            if not year:
+                if fraction_field not in self.errors:
+                    self.add_error(year_field, _("Name the fiscal year this fraction applies to, like 2014-15."))
+                continue
+            match = _FISCAL_YEAR.fullmatch(year)
+            if match is None:
+                self.add_error(year_field, _("A fiscal year is written like 2014-15."))
+            elif (int(match[1]) + 1) % 100 != int(match[2]):
+                self.add_error(year_field, _("A fiscal year spans two consecutive years, like 2014-15."))
+            elif year in seen:
+                self.add_error(year_field, _("Each fiscal year appears once."))
+            seen.add(year)
+            if fraction is None:
+                if fraction_field not in self.errors:
+                    self.add_error(fraction_field, _("Give the fraction of the full scale for this year."))
+            elif not Decimal(0) <= fraction <= Decimal(1):
+                self.add_error(fraction_field, _("A phase-in fraction is between 0 and 1."))
+
+    def add_term_error(self, field: str, message: str):
+        """Attach a broken terms rule to the field it names."""
+        if field in self.fields:
+            self.add_error(field, message)
+        else:
+            # "funding_sources" concerns a group of fields: it gets an error slot of its own.
+            self._errors.setdefault(field, self.error_class(renderer=self.renderer)).append(message)
+
+    # -- reading the terms
+
+    def _source_rows(self, cleaned_data) -> list[tuple[str, str, Decimal | None]]:
+        rows = []
+        for payer, programs in PAYER_PROGRAMS.items():
+            for program in programs:
+                name = program_field(payer, program)
+                if name in self.errors:
+                    rows.append((str(payer), str(program), None))
+                    continue
+                amount = cleaned_data.get(name)
+                if amount:
+                    rows.append((str(payer), str(program), amount))
+        return rows
+
+    def _terms(self, cleaned_data) -> OfferTerms:
+        treatments = tuple(
+            (j.code, cleaned_data[treatment_field(j.code)])
+            for j in self.provinces
+            if cleaned_data.get(treatment_field(j.code)) not in (None, "", Treatment.PARTICIPATES)
+        )
+        phase_in = tuple(
+            (cleaned_data[f"phase_in_year_{row}"].strip(), cleaned_data[f"phase_in_fraction_{row}"])
+            for row in range(PHASE_IN_ROWS)
+            if cleaned_data.get(f"phase_in_year_{row}") and cleaned_data.get(f"phase_in_fraction_{row}") is not None
+        )
+        return OfferTerms(
+            max_grant=cleaned_data["max_grant"],
+            federal_amount=cleaned_data["federal_amount"],
+            provincial_amount=cleaned_data["provincial_amount"],
+            employer_amount=cleaned_data["employer_amount"],
+            scale_program=cleaned_data.get("scale_program") or None,
+            # None when missing: that field has its own error and check_terms skips the rule.
+            scale_amount=cleaned_data.get("scale_amount"),
+            employer_min_share=cleaned_data.get("employer_min_share"),
+            small_employer_gap_payer=cleaned_data.get("small_employer_gap_payer") or "",
+            shortfall_liability=cleaned_data.get("shortfall_liability") or Liability.NONE,
+            assumptions=cleaned_data.get("assumptions") or "",
+            sources=tuple(self._source_rows(cleaned_data)),
+            treatments=treatments,
+            phase_in=tuple(sorted(phase_in)),
+        )
+
+    def terms(self) -> OfferTerms:
+        """The terms as one value; call after is_valid() returned True."""
+        return self._terms(self.cleaned_data)
+
+    # -- display helpers (the template only displays)
+
+    def funding_rows(self) -> list[dict]:
+        """One row per program: its label, and its federal and provincial fields (None where a payer cannot draw)."""
+        return [
+            {
+                "program": program,
+                "label": program.label,
+                "cells": [
+                    self[program_field(payer, program)] if program in programs else None
+                    for payer, programs in PAYER_PROGRAMS.items()
+                ],
+            }
+            for program in Program
+        ]
+
+    def treatment_fields(self) -> list[forms.BoundField]:
+        return [self[treatment_field(j.code)] for j in self.provinces]
+
+    def phase_in_rows(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
+        return [(self[f"phase_in_year_{row}"], self[f"phase_in_fraction_{row}"]) for row in range(PHASE_IN_ROWS)]
+
+    def slot_id(self, name: str) -> str:
+        """The id of the element showing ``name``'s errors (the id Django's widgets point at)."""
+        return f"{self.auto_id % name}_error"
+
+    @property
+    def funding_sources_errors(self) -> ErrorList:
+        return self.errors.get(FUNDING_SOURCES, self.error_class())
+
+    def live_errors(self, touched: set[str]) -> list[tuple[str, ErrorList]]:
+        """Every error slot with the errors to show while the person is still typing: ``(slot id, errors)``.
+
+        Only what they have touched shows errors; a rule about several fields (the
+        split adds up to the maximum grant, the sources add up to each payer's
+        amount) shows as soon as any of them is touched. Other slots come back empty,
+        which clears errors the person has since fixed.
+        """
+        groups = {
+            "max_grant": set(SPLIT_FIELDS),
+            FUNDING_SOURCES: {
+                "federal_amount", "provincial_amount", "scale_program",
+                *(program_field(p, program) for p, programs in PAYER_PROGRAMS.items() for program in programs),
+            },
+        }
+        for row in range(PHASE_IN_ROWS):
+            pair = {f"phase_in_year_{row}", f"phase_in_fraction_{row}"}
+            groups[f"phase_in_year_{row}"] = groups[f"phase_in_fraction_{row}"] = pair
+        slots = []
+        for name in [*self.fields, FUNDING_SOURCES]:
+            if self.fields.get(name) is not None and self.fields[name].widget.is_hidden:
+                continue
+            shown = touched & groups.get(name, {name})
+            errors = self.errors.get(name, self.error_class()) if shown else self.error_class()
+            slots.append((self.slot_id(name), errors))
+        return slots
+
+
+class OfferForm(OfferTermsForm):
+    """An offer as a whole: who tabled it, when, where it is cited, and its terms."""
+
+    title = forms.CharField(label=_("Title"), max_length=250)
+    slug = forms.SlugField(
+        label=_("Address"), max_length=150, required=False,
+        help_text=_("The last part of the offer's web address; made from the title when left empty."),
+    )
+    negotiation = forms.ModelChoiceField(
+        Negotiation.objects.only("pk", "slug", "title"), to_field_name="slug", label=_("Negotiation"),
+        empty_label=_("Choose a negotiation"),
+    )
+    tabled_by = forms.ModelMultipleChoiceField(
+        Jurisdiction.objects.all(), to_field_name="code", label=_("Tabled by"),
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={"required": _("Name at least one government that tabled the offer.")},
+    )
+    tabled_on = forms.DateField(label=_("Tabled on"), widget=_date_input())
+    date_precision = forms.ChoiceField(
+        label=_("Date precision"), choices=DatePrecision.choices, initial=DatePrecision.DAY,
+    )
+    status = forms.ChoiceField(label=_("Status"), choices=Offer.Status.choices, initial=Offer.Status.TABLED)
+    meeting = forms.ModelChoiceField(
+        Meeting.objects.only("pk", "slug", "title", "date"), to_field_name="slug", required=False,
+        label=_("Tabled at"), empty_label=_("no particular meeting"),
+    )
+    summary = forms.CharField(label=_("Summary"), required=False, widget=forms.Textarea(attrs={"rows": 3}))
+    sources = forms.ModelMultipleChoiceField(
+        Source.objects.only("pk", "slug", "outlet", "title", "published_on"), to_field_name="slug",
+        required=False, label=_("Sources"), widget=forms.SelectMultiple(attrs={"size": 5}),
+        help_text=_("The articles or documents that report the offer (hold Ctrl or ⌘ to pick several)."),
+    )
+    version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+    RECORD_FIELDS = (
+        "negotiation", "title", "slug", "tabled_by", "tabled_on", "date_precision", "responds_to", "status",
+        "summary", "sources", "meeting",
+    )
+
+    def __init__(self, *args, offer: Offer | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.offer = offer
+        if offer is not None:
+            # Setting a queryset resets the widget's choices, so this comes before they are set below.
+            self.fields["responds_to"].queryset = self.fields["responds_to"].queryset.exclude(pk=offer.pk)
+        # Each kind of choice is read once, when the form is first shown (a validation-only post never
+        # shows it): one query per kind, however many choices there are.
+        fields = self.fields
+        self._show_choices("responds_to", lambda: [
+            ("", fields["responds_to"].empty_label),
+            *((o.slug, f"{o.title} ({o.tabled_on:%Y-%m-%d})") for o in self.offer_options),
+        ])
+        self._show_choices("tabled_by", lambda: [(j.code, str(j)) for j in self.jurisdictions])
+        self._show_choices("negotiation", lambda: [
+            ("", fields["negotiation"].empty_label), *((n.slug, n.title) for n in fields["negotiation"].queryset),
+        ])
+        self._show_choices("meeting", lambda: [
+            ("", fields["meeting"].empty_label),
+            *((m.slug, f"{m.title} ({m.date:%Y-%m-%d})") for m in fields["meeting"].queryset),
+        ])
+        self._show_choices("sources", lambda: [
+            (s.slug, f"{s.outlet}: {s.title} ({s.published_on:%Y-%m-%d})") for s in fields["sources"].queryset
+        ])
+
+    def _show_choices(self, name: str, load) -> None:
+        # A callable is evaluated on each iteration of the choices: cache it so a render reads them once.
+        self.fields[name].widget.choices = functools.cache(load)
+
+    @functools.cached_property
+    def offer_options(self) -> list[Offer]:
+        """The offers this one may answer, or start from (the offer itself excluded)."""
+        return [o for o in Offer.objects.only("pk", "slug", "title", "tabled_on") if o != self.offer]
+
+    def clean_title(self):
+        return self.cleaned_data["title"].strip()
+
+    def record(self) -> dict:
+        """The offer's own fields, as the services take them; call after is_valid() returned True."""
+        return {name: self.cleaned_data[name] for name in self.RECORD_FIELDS}
+
+    def add_service_error(self, error) -> None:
+        """Attach a service's ValidationError to the fields it names (others to the form as a whole)."""
+        for field, messages in error.message_dict.items() if hasattr(error, "error_dict") else [(None, error.messages)]:
+            self.add_error(field if field in self.fields else None, messages)
+
+    @classmethod
+    def initial_from_offer(cls, offer: Offer, *, as_new: bool = False) -> dict:
+        """Initial values showing a saved offer (its terms rows prefetched).
+
+        ``as_new`` starts a new offer from it: same negotiation, governments and
+        terms, answering it, with its own title, date, status and sources to fill in.
+        """
+        initial = {
+            "negotiation": offer.negotiation.slug,
+            "tabled_by": [j.code for j in offer.tabled_by.all()],
+            "max_grant": offer.max_grant,
+            "federal_amount": offer.federal_amount,
+            "provincial_amount": offer.provincial_amount,
+            "employer_amount": offer.employer_amount,
+            "scale_program": offer.scale_program,
+            "scale_amount": offer.scale_amount,
+            "employer_min_share": offer.employer_min_share,
+            "small_employer_gap_payer": offer.small_employer_gap_payer,
+            "shortfall_liability": offer.shortfall_liability,
+            "assumptions": offer.assumptions,
+        }
+        for row in offer.funding_sources.all():
+            initial[program_field(row.payer, row.program)] = row.amount
+        for row in offer.treatments.all():
+            initial[treatment_field(row.jurisdiction.code)] = row.treatment
+        for index, row in enumerate(list(offer.phase_in.all())[:PHASE_IN_ROWS]):
+            initial[f"phase_in_year_{index}"] = row.fiscal_year
+            initial[f"phase_in_fraction_{index}"] = row.fraction
+        if as_new:
+            initial["responds_to"] = offer.slug
+            return initial
+        initial.update({
+            "title": offer.title,
+            "slug": offer.slug,
+            "tabled_on": offer.tabled_on,
+            "date_precision": offer.date_precision,
+            "responds_to": offer.responds_to.slug if offer.responds_to_id else "",
+            "status": offer.status,
+            "summary": offer.summary,
+            "meeting": offer.meeting.slug if offer.meeting_id else "",
+            "sources": [s.slug for s in offer.sources.all()],
+            "version": offer.version,
+        })
+        return initial
+
+    @classmethod
+    def initial_from(cls, query) -> dict:
+        """Initial values from a query string (``?negotiation=…&tabled_by=CA``) for the record's fields."""
+        initial = {name: query[name] for name in ("negotiation", "title", "responds_to", "meeting") if query.get(name)}
+        if query.getlist("tabled_by"):
+            initial["tabled_by"] = query.getlist("tabled_by")
+        return initial
+
+
+class OfferFilterForm(forms.Form):
+    """The filters of the offer list; an unknown value is ignored."""
+
+    negotiation = forms.ModelChoiceField(
+        Negotiation.objects.only("pk", "slug", "title"), to_field_name="slug", required=False,
+        label=_("Negotiation"), empty_label=_("All negotiations"),
+    )
+    status = forms.ChoiceField(
+        label=_("Status"), required=False, choices=[("", _("Any status")), *Offer.Status.choices],
+    )
+    tabled_by = forms.ModelChoiceField(
+        Jurisdiction.objects.only("pk", "code", "name_en", "order"), to_field_name="code", required=False,
+        label=_("Tabled by"), empty_label=_("Any government"),
+    )
+
+    def filters(self) -> dict:
+        """The filters that parsed, as selectors.offer_list takes them."""
+        data = self.cleaned_data if self.is_bound and hasattr(self, "cleaned_data") else {}
+        filters = {}
+        if data.get("negotiation"):
+            filters["negotiation"] = data["negotiation"]
+        if data.get("status"):
+            filters["status"] = data["status"]
+        if data.get("tabled_by"):
+            filters["tabled_by"] = data["tabled_by"].code
+        return filters

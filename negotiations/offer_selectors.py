@@ -1,0 +1,320 @@
+"""Reads for the offer pages: one offer with its terms, lineage and history; how an offer's terms differ.
+
+Each function owns its joins, so a page's query count does not grow with the data.
+"""
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db.models import F, Prefetch, Q, Value, prefetch_related_objects
+from django.utils.translation import gettext as _
+
+from negotiations.models import (
+    FundingSource,
+    GovernmentPayer,
+    Jurisdiction,
+    JurisdictionTreatment,
+    Meeting,
+    Negotiation,
+    Offer,
+    PhaseInStep,
+    Program,
+    Source,
+    Treatment,
+)
+
+HISTORY_SHOWN = 20
+
+_TERM_ROWS = (
+    Prefetch("funding_sources", queryset=FundingSource.objects.order_by("payer", "program")),
+    Prefetch("treatments", queryset=JurisdictionTreatment.objects.select_related("jurisdiction")),
+    Prefetch("phase_in", queryset=PhaseInStep.objects.order_by("fiscal_year")),
+)
+
+
+@dataclass(frozen=True)
+class TermChange:
+    """One term that differs between two offers. ``kind`` says how to show the values: money, share or text."""
+
+    label: str
+    kind: str
+    before: Decimal | str | None
+    after: Decimal | str | None
+    difference: Decimal | None = None  # after - before, for amounts
+
+    @property
+    def direction(self) -> str:
+        if not self.difference:
+            return "same"
+        return "up" if self.difference > 0 else "down"
+
+    @property
+    def magnitude(self) -> Decimal | None:
+        """The size of the difference; ``direction`` gives its sign."""
+        return None if self.difference is None else abs(self.difference)
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    label: str
+    before: str
+    after: str
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One saved change of an offer: when, by whom, what kind, and which fields changed."""
+
+    date: object
+    user: str | None
+    kind: str  # created, changed or deleted
+    changes: list[FieldChange] = field(default_factory=list)
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class OfferPage:
+    offer: Offer
+    responses: list[Offer]
+    term_changes: list[TermChange] | None  # None when the offer answers nothing
+    history: list[HistoryEntry]
+
+
+def offer_page(*, slug: str) -> OfferPage | None:
+    """Everything the offer page shows, or None for an unknown slug (eight queries)."""
+    # The offer and the offers answering it come back in one query.
+    family = list(
+        Offer.objects.select_related("negotiation", "responds_to", "meeting")
+        .filter(Q(slug=slug) | Q(responds_to__slug=slug))
+        .order_by("tabled_on", "pk")
+    )
+    offer = next((o for o in family if o.slug == slug), None)
+    if offer is None:
+        return None
+    responses = [o for o in family if o is not offer]
+    parent = offer.responds_to
+    # The terms of the offer and of the one it answers, in one query per kind of row.
+    prefetch_related_objects([o for o in (offer, parent) if o is not None], *_TERM_ROWS)
+    prefetch_related_objects(
+        [offer],
+        Prefetch("tabled_by", queryset=Jurisdiction.objects.only("pk", "code", "name_en", "order", "kind")),
+        Prefetch("sources", queryset=Source.objects.order_by("-published_on")),
+    )
+    return OfferPage(
+        offer=offer,
+        responses=responses,
+        term_changes=term_changes(parent, offer) if parent is not None else None,
+        history=offer_history(offer),
+    )
+
+
+def offer_for_form(*, slug: str) -> Offer | None:
+    """An offer with what the offer form shows: its governments, sources and terms rows."""
+    return (
+        Offer.objects.select_related("negotiation", "responds_to", "meeting")
+        .prefetch_related(
+            *_TERM_ROWS,
+            Prefetch("tabled_by", queryset=Jurisdiction.objects.only("pk", "code")),
+            Prefetch("sources", queryset=Source.objects.only("pk", "slug")),
+        )
+        .filter(slug=slug)
+        .first()
+    )
+
+
+# ---------------------------------------------------------------------------
+# Term-by-term difference
+
+
+def term_changes(before: Offer, after: Offer) -> list[TermChange]:
+    """The terms of ``after`` that differ from ``before`` (both with their terms rows prefetched).
+
+    Program amounts, treatments and phase-in steps are compared row by row:
+    a program not drawn on counts as 0, a P/T without a treatment participates.
+    """
+    changes: list[TermChange] = []
+
+    def money(label, old, new):
+        old, new = old or Decimal(0), new or Decimal(0)
+        if old != new:
+            changes.append(TermChange(label, "money", old, new, new - old))
+
+    def text(label, old, new):
+        if old != new:
+            changes.append(TermChange(label, "text", old, new))
+
+    money(_("Maximum grant per trainee"), before.max_grant, after.max_grant)
+    money(_("Federal per trainee"), before.federal_amount, after.federal_amount)
+    money(_("Provincial or territorial per trainee"), before.provincial_amount, after.provincial_amount)
+    money(_("Employer per trainee"), before.employer_amount, after.employer_amount)
+
+    old_sources, new_sources = _sources(before), _sources(after)
+    for payer in GovernmentPayer:
+        for program in Program:
+            key = (payer.value, program.value)
+            if key in old_sources or key in new_sources:
+                money(
+                    _("%(payer)s money from %(program)s per trainee")
+                    % {"payer": payer.label.capitalize(), "program": program.value},
+                    old_sources.get(key), new_sources.get(key),
+                )
+
+    text(_("Scale drawn from"), before.get_scale_program_display(), after.get_scale_program_display())
+    money(_("National amount drawn"), before.scale_amount, after.scale_amount)
+    if before.employer_min_share != after.employer_min_share:
+        changes.append(TermChange(
+            _("Employer minimum share"), "share", before.employer_min_share, after.employer_min_share,
+        ))
+    text(_("Who covers the small-employer gap"), _gap_payer(before), _gap_payer(after))
+    text(_("Liable for an employer shortfall"),
+         before.get_shortfall_liability_display(), after.get_shortfall_liability_display())
+
+    old_treatments, new_treatments = _treatments(before), _treatments(after)
+    for code in sorted({*old_treatments, *new_treatments}, key=lambda c: _order(c, old_treatments, new_treatments)):
+        old = old_treatments.get(code, (None, Treatment.PARTICIPATES))
+        new = new_treatments.get(code, (None, Treatment.PARTICIPATES))
+        name = (old[0] or new[0]).name_en
+        text(_("Treatment of %(name)s") % {"name": name}, Treatment(old[1]).label, Treatment(new[1]).label)
+
+    old_steps, new_steps = _steps(before), _steps(after)
+    for year in sorted({*old_steps, *new_steps}):
+        if old_steps.get(year) != new_steps.get(year):
+            changes.append(TermChange(
+                _("Phase-in %(year)s") % {"year": year}, "share", old_steps.get(year), new_steps.get(year),
+            ))
+    return changes
+
+
+def _sources(offer: Offer) -> dict[tuple[str, str], Decimal]:
+    return {(row.payer, row.program): row.amount for row in offer.funding_sources.all()}
+
+
+def _treatments(offer: Offer) -> dict[str, tuple[Jurisdiction, str]]:
+    return {row.jurisdiction.code: (row.jurisdiction, row.treatment) for row in offer.treatments.all()}
+
+
+def _order(code, *maps):
+    for mapping in maps:
+        if code in mapping:
+            return (mapping[code][0].order, code)
+    return (0, code)
+
+
+def _steps(offer: Offer) -> dict[str, Decimal]:
+    return {row.fiscal_year: row.fraction for row in offer.phase_in.all()}
+
+
+def _gap_payer(offer: Offer) -> str:
+    return offer.get_small_employer_gap_payer_display() if offer.small_employer_gap_payer else _("nobody")
+
+
+# ---------------------------------------------------------------------------
+# History
+
+
+# The offer's own fields shown in its history (the version number is bookkeeping).
+_HISTORY_FIELDS = (
+    "title", "slug", "negotiation", "tabled_on", "date_precision", "responds_to", "meeting", "status", "summary",
+    "max_grant", "federal_amount", "provincial_amount", "employer_amount", "scale_program", "scale_amount",
+    "employer_min_share", "small_employer_gap_payer", "shortfall_liability", "assumptions",
+)
+_KINDS = {"+": "created", "~": "changed", "-": "deleted"}
+
+
+def offer_history(offer: Offer, *, limit: int = HISTORY_SHOWN) -> list[HistoryEntry]:
+    """The latest saved changes of an offer, newest first, each with the fields it changed (two queries).
+
+    Differences come from django-simple-history's ``diff_against``; the
+    governments and sources (many-to-many) are compared from one query. A
+    foreign key that no longer points where the offer does now (a changed
+    "answers") costs one more query per model, only when such a change is shown.
+    """
+    # One record more than shown, to tell what the oldest shown record changed.
+    records = list(offer.history.select_related("history_user").order_by("-history_date", "-history_id")[: limit + 1])
+    if not records:
+        return []
+    links = _history_links([r.history_id for r in records])
+    deltas = [
+        record.diff_against(records[index + 1], included_fields=_HISTORY_FIELDS).changes
+        if index + 1 < len(records) else []
+        for index, record in enumerate(records[:limit])
+    ]
+    titles = _foreign_titles(offer, [change for changes in deltas for change in changes])
+    entries = []
+    for index, (record, delta) in enumerate(zip(records, deltas)):
+        changes = []
+        for change in delta:
+            model_field = Offer._meta.get_field(change.field)
+            changes.append(FieldChange(
+                str(model_field.verbose_name).capitalize(),
+                _shown(model_field, change.old, titles),
+                _shown(model_field, change.new, titles),
+            ))
+        if index + 1 < len(records):
+            previous = records[index + 1]
+            for name, label in (("tabled_by", _("Tabled by")), ("sources", _("Sources"))):
+                old, new = links[previous.history_id][name], links[record.history_id][name]
+                if old != new:
+                    changes.append(FieldChange(label, ", ".join(sorted(old)) or "—", ", ".join(sorted(new)) or "—"))
+        user = record.history_user
+        entries.append(HistoryEntry(
+            date=record.history_date,
+            user=(user.get_full_name() or user.get_username()) if user is not None else None,
+            kind=_KINDS.get(record.history_type, "changed"),
+            changes=changes,
+            note=record.history_change_reason or "",
+        ))
+    return entries
+
+
+def _history_links(history_ids: list[int]) -> dict[int, dict[str, set[str]]]:
+    """The governments (codes) and sources (titles) each history record saw, in one query."""
+    historical = Offer.history.model
+    tabled = (
+        historical.tabled_by.model.objects.filter(history_id__in=history_ids)
+        .annotate(kind=Value("tabled_by"), label=F("jurisdiction__code"))
+        .values_list("history_id", "kind", "label")
+    )
+    cited = (
+        historical.sources.model.objects.filter(history_id__in=history_ids)
+        .annotate(kind=Value("sources"), label=F("source__title"))
+        .values_list("history_id", "kind", "label")
+    )
+    links: dict[int, dict[str, set[str]]] = defaultdict(lambda: {"tabled_by": set(), "sources": set()})
+    for history_id, kind, label in tabled.union(cited, all=True):
+        links[history_id][kind].add(label or "?")
+    return links
+
+
+_FOREIGN_MODELS = {"negotiation": Negotiation, "responds_to": Offer, "meeting": Meeting}
+
+
+def _foreign_titles(offer: Offer, changes) -> dict[tuple[str, object], str]:
+    """Titles for the foreign keys that changes show: those loaded with the offer, the others read in bulk."""
+    titles = {
+        (name, related.pk): str(related)
+        for name in _FOREIGN_MODELS
+        if (related := getattr(offer, name)) is not None
+    }
+    wanted = defaultdict(set)
+    for change in changes:
+        if change.field in _FOREIGN_MODELS:
+            for value in (change.old, change.new):
+                if value is not None and (change.field, value) not in titles:
+                    wanted[change.field].add(value)
+    for name, pks in wanted.items():
+        for pk, obj in _FOREIGN_MODELS[name].objects.in_bulk(pks).items():
+            titles[(name, pk)] = str(obj)
+    return titles
+
+
+def _shown(model_field, value, titles) -> str:
+    """A history value as people read it: a title, a choice's label, or the value itself."""
+    if value is None or value == "":
+        return "—"
+    if model_field.name in _FOREIGN_MODELS:
+        return titles.get((model_field.name, value), f"#{value}")
+    if model_field.choices:
+        return str(dict(model_field.flatchoices).get(value, value))
+    return str(value)

@@ -1,0 +1,442 @@
+"""Writes of offers: an offer and all its terms in one transaction, with the acting user in history.
+
+Terms that do not add up are refused with the rule set the admin uses
+(`negotiations.terms.check_terms`), so the web form, the admin and these
+services give the same messages. An edit names the version it started from:
+when someone else saved the offer in between, it is refused rather than
+silently overwriting their change.
+"""
+
+import datetime
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from negotiations.models import (
+    DatePrecision,
+    FundingSource,
+    Jurisdiction,
+    JurisdictionTreatment,
+    Liability,
+    Meeting,
+    Negotiation,
+    Offer,
+    PhaseInStep,
+    Program,
+    Source,
+    Treatment,
+)
+from negotiations.terms import TermsProblem, check_terms
+
+__all__ = [
+    "InvalidOfferTerms",
+    "OfferAlreadyWithdrawn",
+    "OfferChangedMeanwhile",
+    "OfferSlugTaken",
+    "OfferTerms",
+    "offer_create",
+    "offer_update",
+    "offer_withdraw",
+]
+
+SLUG_MAX_LENGTH = Offer._meta.get_field("slug").max_length
+# simple_history stores the change reason in a CharField(max_length=100).
+CHANGE_REASON_MAX_LENGTH = 100
+
+
+# ---------------------------------------------------------------------------
+# What can go wrong
+
+
+class InvalidOfferTerms(Exception):
+    """The terms do not add up; ``problems`` lists each broken rule with the field at fault."""
+
+    def __init__(self, problems: Iterable[TermsProblem]):
+        self.problems = list(problems)
+        super().__init__("; ".join(f"{problem.field}: {problem.message}" for problem in self.problems))
+
+
+class OfferChangedMeanwhile(Exception):
+    """Someone saved the offer after the editor opened it; nothing was written."""
+
+    def __init__(self, *, offer: Offer, expected_version: int, current_version: int | None):
+        self.offer = offer
+        self.expected_version = expected_version
+        self.current_version = current_version
+        super().__init__(
+            _("Someone else saved this offer while you were editing it (you started from version %(expected)s, "
+              "it is now at version %(current)s). Nothing was saved.")
+            % {"expected": expected_version, "current": current_version}
+        )
+
+
+class OfferSlugTaken(Exception):
+    """Another offer already has this address."""
+
+    def __init__(self, *, slug: str):
+        self.slug = slug
+        super().__init__(
+            _("Another offer already uses the address “%(slug)s”. Choose another one, or leave it empty to "
+              "have one made from the title.") % {"slug": slug}
+        )
+
+
+class OfferAlreadyWithdrawn(Exception):
+    """An offer is withdrawn once."""
+
+    def __init__(self, *, offer: Offer):
+        self.offer = offer
+        super().__init__(_("This offer was already withdrawn."))
+
+
+# ---------------------------------------------------------------------------
+# The terms, as one value
+
+
+@dataclass(frozen=True, kw_only=True)
+class OfferTerms:
+    """Everything an offer puts on the table, per trainee unless said otherwise (FISCAL_MODEL.md).
+
+    ``sources`` are ``(payer, program, amount)`` rows; ``treatments`` are
+    ``(P/T code, treatment)`` pairs, where a P/T left out participates;
+    ``phase_in`` are ``(fiscal year, fraction of the full scale)`` pairs.
+    """
+
+    max_grant: Decimal
+    federal_amount: Decimal
+    provincial_amount: Decimal
+    employer_amount: Decimal
+    scale_program: str = Program.LMA
+    scale_amount: Decimal
+    employer_min_share: Decimal | None = None
+    small_employer_gap_payer: str = ""
+    shortfall_liability: str = Liability.NONE
+    assumptions: str = ""
+    sources: tuple[tuple[str, str, Decimal], ...] = ()
+    treatments: tuple[tuple[str, str], ...] = ()
+    phase_in: tuple[tuple[str, Decimal], ...] = ()
+
+    def problems(self) -> list[TermsProblem]:
+        """Every broken rule, with the messages the admin gives (an empty list when the terms hold)."""
+        return check_terms(
+            max_grant=self.max_grant,
+            federal_amount=self.federal_amount,
+            provincial_amount=self.provincial_amount,
+            employer_amount=self.employer_amount,
+            sources=self.sources,
+            employer_min_share=self.employer_min_share,
+            scale_amount=self.scale_amount,
+            scale_program=self.scale_program,
+        )
+
+
+SCALAR_TERMS = (
+    "max_grant", "federal_amount", "provincial_amount", "employer_amount", "scale_program", "scale_amount",
+    "employer_min_share", "small_employer_gap_payer", "shortfall_liability", "assumptions",
+)
+
+
+# ---------------------------------------------------------------------------
+# Services
+
+
+def offer_create(
+    *,
+    actor: AbstractBaseUser | None,
+    negotiation: Negotiation,
+    title: str,
+    tabled_by: Iterable[Jurisdiction],
+    tabled_on: datetime.date,
+    terms: OfferTerms,
+    slug: str = "",
+    date_precision: str = DatePrecision.DAY,
+    responds_to: Offer | None = None,
+    status: str = Offer.Status.TABLED,
+    summary: str = "",
+    sources: Iterable[Source] = (),
+    meeting: Meeting | None = None,
+) -> Offer:
+    """Record a new offer with its terms: funding sources, treatments and phase-in, all or nothing.
+
+    An empty ``slug`` is made from the title (with a number added if needed).
+    Raises InvalidOfferTerms, OfferSlugTaken, or ValidationError keyed by field.
+    """
+    tabled_by = list(tabled_by)
+    _refuse_broken_terms(terms)
+    with transaction.atomic():
+        jurisdictions = _treated_jurisdictions(terms)
+        offer = Offer(
+            negotiation=negotiation, title=title.strip(), slug=slug or _free_slug(title),
+            tabled_on=tabled_on, date_precision=date_precision, responds_to=responds_to, status=status,
+            summary=summary.strip(), meeting=meeting,
+        )
+        _apply_scalar_terms(offer, terms)
+        _validate(offer, tabled_by=tabled_by)
+        _attribute_to(offer, actor)
+        # One history record for the creation, holding the governments and sources too: the first
+        # save and the many-to-many writes record nothing, the last save records the whole offer.
+        offer.skip_history_when_saving = True
+        _save(offer)
+        offer.tabled_by.set(tabled_by)
+        offer.sources.set(list(sources))
+        del offer.skip_history_when_saving
+        offer.save(update_fields=["version"])
+        offer.history.filter(history_type="~").update(history_type="+")
+        _write_rows(offer, terms, jurisdictions, actor)
+    return offer
+
+
+def offer_update(
+    *,
+    actor: AbstractBaseUser | None,
+    offer: Offer,
+    expected_version: int,
+    negotiation: Negotiation,
+    title: str,
+    tabled_by: Iterable[Jurisdiction],
+    tabled_on: datetime.date,
+    terms: OfferTerms,
+    slug: str = "",
+    date_precision: str = DatePrecision.DAY,
+    responds_to: Offer | None = None,
+    status: str = Offer.Status.TABLED,
+    summary: str = "",
+    sources: Iterable[Source] = (),
+    meeting: Meeting | None = None,
+) -> Offer:
+    """Replace an offer's fields and terms, provided nobody saved it since ``expected_version``.
+
+    Only the rows that change are written, so each row's history shows real changes.
+    An empty ``slug`` keeps the current one. Raises OfferChangedMeanwhile,
+    InvalidOfferTerms, OfferSlugTaken, or ValidationError keyed by field.
+    """
+    tabled_by = list(tabled_by)
+    sources = list(sources)
+    _refuse_broken_terms(terms)
+    with transaction.atomic():
+        # Claim the version first: a concurrent save makes this match no row.
+        claimed = Offer.objects.filter(pk=offer.pk, version=expected_version).update(version=F("version") + 1)
+        if not claimed:
+            current = Offer.objects.filter(pk=offer.pk).values_list("version", flat=True).first()
+            raise OfferChangedMeanwhile(offer=offer, expected_version=expected_version, current_version=current)
+        jurisdictions = _treated_jurisdictions(terms)
+        offer.version = expected_version + 1
+        offer.negotiation = negotiation
+        offer.title = title.strip()
+        offer.slug = slug or offer.slug
+        offer.tabled_on = tabled_on
+        offer.date_precision = date_precision
+        offer.responds_to = responds_to
+        offer.status = status
+        offer.summary = summary.strip()
+        offer.meeting = meeting
+        _apply_scalar_terms(offer, terms)
+        _validate(offer, tabled_by=tabled_by)
+
+        plan = _RowPlan.for_offer(offer, terms, jurisdictions)
+        _attribute_to(offer, actor)
+        offer._change_reason = plan.summary()
+        _save(offer)
+        plan.apply(actor)
+        # Only changed sets are written: each write adds a history record.
+        if {j.pk for j in tabled_by} != set(offer.tabled_by.values_list("pk", flat=True)):
+            offer.tabled_by.set(tabled_by)
+        if {s.pk for s in sources} != set(offer.sources.values_list("pk", flat=True)):
+            offer.sources.set(sources)
+    return offer
+
+
+def offer_withdraw(*, actor: AbstractBaseUser | None, offer: Offer) -> Offer:
+    """Mark an offer withdrawn (it stays on the record). Raises OfferAlreadyWithdrawn."""
+    with transaction.atomic():
+        current = Offer.objects.select_for_update().get(pk=offer.pk)
+        if current.status == Offer.Status.WITHDRAWN:
+            raise OfferAlreadyWithdrawn(offer=current)
+        current.status = Offer.Status.WITHDRAWN
+        # A new version, so an edit started before the withdrawal is refused instead of undoing it.
+        current.version += 1
+        current.full_clean()
+        _attribute_to(current, actor)
+        current.save(update_fields=["status", "version"])
+    offer.status, offer.version = current.status, current.version
+    return offer
+
+
+# ---------------------------------------------------------------------------
+# Helpers
+
+
+def _attribute_to(obj, actor: AbstractBaseUser | None) -> None:
+    # django-simple-history reads `_history_user`; without an actor (a script) it uses the request's user.
+    if actor is not None:
+        obj._history_user = actor
+
+
+def _refuse_broken_terms(terms: OfferTerms) -> None:
+    problems = terms.problems()
+    if problems:
+        raise InvalidOfferTerms(problems)
+
+
+def _apply_scalar_terms(offer: Offer, terms: OfferTerms) -> None:
+    for name in SCALAR_TERMS:
+        setattr(offer, name, getattr(terms, name))
+    offer.assumptions = offer.assumptions.strip()
+
+
+def _free_slug(title: str) -> str:
+    """An unused slug made from the title: "federal-offer", else "federal-offer-2", and so on."""
+    base = slugify(title)[: SLUG_MAX_LENGTH - 4].strip("-") or "offer"
+    taken = set(Offer.objects.filter(slug__startswith=base).values_list("slug", flat=True))
+    if base not in taken:
+        return base
+    number = 2
+    while f"{base}-{number}" in taken:
+        number += 1
+    return f"{base}-{number}"
+
+
+def _validate(offer: Offer, *, tabled_by: list[Jurisdiction]) -> None:
+    """full_clean(), with a taken slug reported as OfferSlugTaken."""
+    errors: dict[str, list] = {}
+    try:
+        offer.full_clean()
+    except ValidationError as error:
+        errors = error.update_error_dict(errors)
+    slug_errors = errors.get("slug", [])
+    if any(getattr(e, "code", None) == "unique" for e in slug_errors) or (
+        slug_errors and Offer.objects.filter(slug=offer.slug).exclude(pk=offer.pk).exists()
+    ):
+        raise OfferSlugTaken(slug=offer.slug)
+    if not tabled_by:
+        errors.setdefault("tabled_by", []).append(
+            ValidationError(_("Name at least one government that tabled the offer."), code="required")
+        )
+    if errors:
+        raise ValidationError(errors)
+
+
+def _save(offer: Offer) -> None:
+    """Save in a savepoint, so a slug taken by a concurrent save becomes OfferSlugTaken, not a broken transaction."""
+    try:
+        with transaction.atomic():
+            offer.save()
+    except IntegrityError:
+        if Offer.objects.filter(slug=offer.slug).exclude(pk=offer.pk).exists():
+            raise OfferSlugTaken(slug=offer.slug) from None
+        raise
+
+
+def _treated_jurisdictions(terms: OfferTerms) -> dict[str, Jurisdiction]:
+    """The provinces and territories the treatments name, by code; an unknown code is a broken term."""
+    codes = {code for code, _treatment in terms.treatments}
+    if not codes:
+        return {}
+    found = {
+        j.code: j for j in Jurisdiction.objects.filter(code__in=codes).exclude(kind=Jurisdiction.Kind.FEDERAL)
+    }
+    unknown = sorted(codes - found.keys())
+    if unknown:
+        raise InvalidOfferTerms([
+            TermsProblem("treatments", _("%(code)s is not a province or territory.") % {"code": code})
+            for code in unknown
+        ])
+    return found
+
+
+def _desired_rows(offer: Offer, terms: OfferTerms, jurisdictions: dict[str, Jurisdiction]) -> dict[str, dict]:
+    """The rows the terms call for, by group and key; zero amounts and participation need no row."""
+    return {
+        "funding_sources": {
+            (payer, program): FundingSource(offer=offer, payer=payer, program=program, amount=amount)
+            for payer, program, amount in terms.sources
+            if amount
+        },
+        "treatments": {
+            code: JurisdictionTreatment(offer=offer, jurisdiction=jurisdictions[code], treatment=treatment)
+            for code, treatment in terms.treatments
+            if treatment != Treatment.PARTICIPATES
+        },
+        "phase_in": {
+            year: PhaseInStep(offer=offer, fiscal_year=year, fraction=fraction) for year, fraction in terms.phase_in
+        },
+    }
+
+
+def _write_rows(offer: Offer, terms: OfferTerms, jurisdictions: dict[str, Jurisdiction], actor) -> None:
+    for rows in _desired_rows(offer, terms, jurisdictions).values():
+        for row in rows.values():
+            row.full_clean()
+            _attribute_to(row, actor)
+            row.save()
+
+
+# What makes two rows of a group the same row, and what is compared to see whether it changed.
+_ROW_KEY = {
+    "funding_sources": (lambda row: (row.payer, row.program), "amount"),
+    "treatments": (lambda row: row.jurisdiction.code, "treatment"),
+    "phase_in": (lambda row: row.fiscal_year, "fraction"),
+}
+_GROUP_LABELS = {"funding_sources": "funding sources", "treatments": "treatments", "phase_in": "phase-in"}
+
+
+@dataclass
+class _RowPlan:
+    """The row writes an edit needs: what to add, change and delete in each group of term rows."""
+
+    add: list
+    change: list
+    delete: list
+    changed_groups: list[str]
+
+    @classmethod
+    def for_offer(cls, offer: Offer, terms: OfferTerms, jurisdictions: dict[str, Jurisdiction]) -> "_RowPlan":
+        existing = {
+            "funding_sources": list(offer.funding_sources.all()),
+            "treatments": list(offer.treatments.select_related("jurisdiction")),
+            "phase_in": list(offer.phase_in.all()),
+        }
+        plan = cls(add=[], change=[], delete=[], changed_groups=[])
+        for group, wanted in _desired_rows(offer, terms, jurisdictions).items():
+            key_of, value_field = _ROW_KEY[group]
+            current = {key_of(row): row for row in existing[group]}
+            touched = False
+            for key, row in wanted.items():
+                if key not in current:
+                    plan.add.append(row)
+                    touched = True
+                elif getattr(current[key], value_field) != getattr(row, value_field):
+                    setattr(current[key], value_field, getattr(row, value_field))
+                    plan.change.append(current[key])
+                    touched = True
+            for key, row in current.items():
+                if key not in wanted:
+                    plan.delete.append(row)
+                    touched = True
+            if touched:
+                plan.changed_groups.append(group)
+        return plan
+
+    def summary(self) -> str:
+        """A short note for the offer's history record naming the groups of rows that changed."""
+        if not self.changed_groups:
+            return ""
+        note = "Terms changed: " + ", ".join(_GROUP_LABELS[group] for group in self.changed_groups)
+        return note[:CHANGE_REASON_MAX_LENGTH]
+
+    def apply(self, actor) -> None:
+        # Deletions first, so a row can be re-added under the same key without a unique clash.
+        for row in self.delete:
+            _attribute_to(row, actor)
+            row.delete()
+        for row in [*self.change, *self.add]:
+            row.full_clean()
+            _attribute_to(row, actor)
+            row.save()

@@ -1,0 +1,86 @@
+// The offer form's live validation and preview (no inline script: the CSP forbids it).
+// 1. Remember which fields the person has touched, in the hidden _touched input, so the
+//    server only reports errors about those while they are still typing.
+// 2. After the error slots are swapped in, mark the fields they describe as (in)valid.
+// 3. Once the person saves, send no more live requests: leaving the page would abort them.
+(function () {
+  "use strict";
+
+  let pressing = false;  // the save button is being pressed
+  let submitted = false;  // the form is on its way to the server
+
+  function inOfferForm(element) {
+    return element instanceof Element && element.closest("#offer-form") !== null;
+  }
+
+  function touch(event) {
+    const field = event.target;
+    const form = field.form;
+    if (!form || form.id !== "offer-form" || !field.name || field.name.startsWith("_")) {
+      return;
+    }
+    const store = form.querySelector("[data-touched]");
+    if (!store) {
+      return;
+    }
+    const names = new Set(store.value ? store.value.split(",") : []);
+    names.add(field.name);
+    store.value = Array.from(names).join(",");
+  }
+
+  function syncValidity() {
+    const form = document.getElementById("offer-form");
+    if (!form) {
+      return;
+    }
+    form.querySelectorAll(".field-errors[id]").forEach(function (slot) {
+      const invalid = slot.textContent.trim() !== "";
+      form.querySelectorAll("[aria-describedby~='" + slot.id + "']").forEach(function (control) {
+        if (control.tagName === "FIELDSET") {
+          return;
+        }
+        if (invalid) {
+          control.setAttribute("aria-invalid", "true");
+        } else {
+          control.removeAttribute("aria-invalid");
+        }
+      });
+      const wrapper = slot.closest(".form-field");
+      if (wrapper) {
+        wrapper.classList.toggle("field-error", invalid);
+      }
+    });
+  }
+
+  document.addEventListener("input", touch);
+  document.addEventListener("change", touch);
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail.elt && event.detail.elt.hasAttribute("data-live-validation")) {
+      syncValidity();
+    }
+  });
+
+  // Pressing the save button blurs the field being typed in, whose "change" would start a
+  // request that the page then abandons: stop live requests from the press on. A press that
+  // does not end in saving (the pointer slides off the button) lets them resume.
+  document.addEventListener("pointerdown", function (event) {
+    if (event.target instanceof Element && event.target.closest("#offer-form [type=submit]")) {
+      pressing = true;
+      window.setTimeout(function () { pressing = false; }, 1500);
+    }
+  }, true);
+  document.addEventListener("submit", function (event) {
+    if (event.target.id === "offer-form") {
+      submitted = true;
+    }
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if ((pressing || submitted) && inOfferForm(event.detail.elt)) {
+      event.preventDefault();
+    }
+  });
+  window.addEventListener("pageshow", function () {
+    pressing = false;
+    submitted = false;
+  });
+})();

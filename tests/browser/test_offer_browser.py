@@ -1,0 +1,117 @@
+"""Logging an offer in a real browser: start from an existing offer, watch the fiscal preview follow the terms, save."""
+
+import re
+
+import pytest
+from django.core.management import get_commands
+from playwright.sync_api import expect
+
+from grants import selectors
+from tests.offer_world import make_budget_2013, make_reference
+
+NEW_TITLE = "Federal offer with a larger grant"
+
+
+@pytest.fixture
+def offer_data(request, transactional_db):
+    selectors.forget_reference_data()
+    if "load_cjg" in get_commands():
+        request.getfixturevalue("cjg_data")
+    else:
+        make_reference()
+        make_budget_2013()
+    selectors.forget_reference_data()
+    yield
+    selectors.forget_reference_data()
+
+
+def no_favicon(page):
+    """The site serves no favicon yet; keep Chromium's request for one out of the console errors."""
+    page.route("**/favicon.ico", lambda route: route.fulfill(status=204))
+
+
+def preview(page):
+    return page.locator("#fiscal-preview")
+
+
+def national(page, line):
+    return page.locator(f'#fiscal-preview tr[data-line="{line}"] td').first
+
+
+def log_the_new_offer(page, live_server):
+    """From /offers/new: start from Budget 2013, change its terms, watch the preview, save. Returns the offer URL."""
+    page.goto(f"{live_server.url}/offers/new")
+    expect(page.locator("h1")).to_have_text("Log a new offer")
+
+    page.select_option("#start-from", "budget-2013")
+    page.wait_for_url(re.compile(r"/offers/new\?from=budget-2013$"))
+    expect(page.locator("#id_max_grant")).to_have_value("15000.00")
+    expect(page.locator("#id_responds_to")).to_have_value("budget-2013")
+    expect(national(page, "trainees")).to_have_text("60,000")
+    expect(national(page, "provinces_need")).to_have_text("$600,000,000")
+    expect(preview(page)).to_contain_text("Ontario")
+
+    page.fill("#id_title", NEW_TITLE)
+    page.fill("#id_tabled_on", "2013-12-24")
+    # Ottawa puts in 6,000 instead of 5,000: while the split is off the preview names the problem...
+    page.fill("#id_federal_amount", "6000")
+    expect(preview(page)).to_contain_text("the terms do not add up")
+    expect(page.locator("#id_max_grant_error")).to_contain_text("add up to 16,000.00")
+    expect(page.locator("#id_max_grant")).to_have_attribute("aria-invalid", "true")
+    # ... and once the terms add up again, the figures follow: $300M / 6,000 = 50,000 trainees.
+    page.fill("#id_max_grant", "16000")
+    page.fill("#id_federal_LMA", "6000")
+    expect(national(page, "trainees")).to_have_text("50,000")
+    expect(national(page, "federal_cost")).to_have_text("$300,000,000")
+    expect(national(page, "employer_cost")).to_have_text("$250,000,000")
+    change = page.locator('#fiscal-preview tr[data-line="trainees"] td.change')
+    expect(change).to_have_text("−10,000")
+    expect(page.locator("#id_max_grant_error")).to_be_empty()
+    expect(page.locator("#id_max_grant")).not_to_have_attribute("aria-invalid", "true")
+
+    page.get_by_role("button", name="Record the offer").click()
+    page.wait_for_url(re.compile(r"/offers/federal-offer-with-a-larger-grant/$"))
+    expect(page.locator("h1")).to_have_text(NEW_TITLE)
+    expect(page.locator(".messages")).to_contain_text("is recorded")
+    expect(page.locator("#diff-heading")).to_contain_text("What changed from")
+    expect(page.locator(".diff-table")).to_contain_text("$16,000")
+    return page.url
+
+
+def test_log_an_offer_watching_its_fiscal_effect(page, live_server, offer_data, editor_login, screenshot):
+    no_favicon(page)
+    editor_login(page)
+    offer_url = log_the_new_offer(page, live_server)
+    screenshot(page, "offer-page-1280")
+
+    page.goto(f"{live_server.url}/offers/new?from=budget-2013")
+    expect(national(page, "trainees")).to_have_text("60,000")
+    # Last on this page: Playwright's screenshot leaves style="" on inputs, which htmx would copy on a swap.
+    screenshot(page, "offer-new-1280")
+    assert offer_url
+
+
+def test_the_new_offer_is_on_the_tabling_government_s_timeline(page, live_server, offer_data, editor_login):
+    no_favicon(page)
+    editor_login(page)
+    log_the_new_offer(page, live_server)
+    page.goto(f"{live_server.url}/jurisdictions/CA/")
+    expect(page.get_by_role("link", name=NEW_TITLE)).to_be_visible()
+
+
+def test_the_offer_pages_on_a_phone(phone_page, live_server, offer_data, editor_login, screenshot):
+    page = phone_page
+    no_favicon(page)
+    editor_login(page)
+    page.goto(f"{live_server.url}/offers/new?from=budget-2013")
+    expect(national(page, "trainees")).to_have_text("60,000")
+    # The preview sits below the fields, not beside them.
+    fields, panel = page.locator(".offer-fields").bounding_box(), page.locator(".preview-panel").bounding_box()
+    assert panel["y"] > fields["y"] + fields["height"] - 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(page, "offer-new-390")
+
+    page.goto(f"{live_server.url}/offers/budget-2013/")
+    expect(page.locator("h1")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(page, "offer-page-390")

@@ -1,0 +1,179 @@
+"""The live fiscal preview (grants:preview): figures for the terms being typed, problems instead of a 500."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from grants.selectors import forget_reference_data
+from negotiations.models import Offer
+from tests.offer_world import DECEMBER_TERMS, make_budget_2013, make_reference, offer_post, user_with
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+URL = "/grants/preview"
+
+
+@pytest.fixture(autouse=True)
+def cold_reference_data():
+    forget_reference_data()
+    yield
+    forget_reference_data()
+
+
+@pytest.fixture
+def budget():
+    make_reference()
+    return make_budget_2013()
+
+
+@pytest.fixture
+def editor_client(client):
+    client.force_login(user_with("add_offer", "change_offer", username="editor"))
+    return client
+
+
+def national(response) -> dict[str, str]:
+    """The national column of the preview: line name -> the figure shown."""
+    html = response.content.decode()
+    return dict(re.findall(r'<tr data-line="(\w+)"[^>]*>\s*<th scope="row">[^<]*</th>\s*<td class="num">([^<]*)</td>',
+                           html))
+
+
+def change(response) -> dict[str, str]:
+    """The change column (from the offer answered): line name -> the difference shown."""
+    html = response.content.decode()
+    rows = re.findall(r'<tr data-line="(\w+)"[^>]*>(.*?)</tr>', html, re.S)
+    result = {}
+    for name, row in rows:
+        cell = re.search(r'<td class="num change change-\w+">(.*?)</td>', row, re.S)
+        if cell:
+            result[name] = re.sub(r"<[^>]+>", "", cell.group(1)).strip()
+    return result
+
+
+def test_url_is_the_one_the_form_posts_to():
+    assert reverse("grants:preview") == URL
+
+
+def test_budget_2013_gives_the_premiers_figures(editor_client, budget):
+    response = editor_client.post(URL, offer_post(), **HTMX)
+
+    assert response.status_code == 200
+    assert national(response) == {
+        "trainees": "60,000",
+        "federal_cost": "$300,000,000",
+        "provincial_cost": "$300,000,000",
+        "employer_cost": "$300,000,000",
+        "lma_diverted": "$300,000,000",
+        "lmda_redirected": "$0",
+        "provinces_need": "$600,000,000",
+    }
+    html = response.content.decode()
+    # The most affected: Ontario needs the most (its population share of $600M), then Quebec, BC, Alberta, Manitoba.
+    codes = re.findall(r'<tr data-code="(\w\w)">', html)
+    assert codes == ["ON", "QC", "BC", "AB", "MB"]
+    assert "<html" not in html
+    assert Offer.objects.count() == 1  # nothing saved
+
+
+def test_the_figures_follow_the_terms(editor_client, budget):
+    response = editor_client.post(URL, offer_post(scale_amount="150000000"), **HTMX)
+    assert national(response)["trainees"] == "30,000"
+    assert national(response)["provinces_need"] == "$300,000,000"
+
+    response = editor_client.post(URL, offer_post(**DECEMBER_TERMS), **HTMX)
+    lines = national(response)
+    assert (lines["trainees"], lines["federal_cost"], lines["provincial_cost"]) == ("60,000", "$600,000,000", "$0")
+    assert (lines["lmda_redirected"], lines["provinces_need"]) == ("$300,000,000", "$300,000,000")
+
+
+def test_an_offer_that_answers_another_shows_the_change_from_it(editor_client, budget):
+    response = editor_client.post(URL, offer_post(**DECEMBER_TERMS, responds_to="budget-2013"), **HTMX)
+
+    html = response.content.decode()
+    assert "Compared with “Budget 2013”" in html
+    assert change(response) == {
+        "trainees": "same",
+        "federal_cost": "+$300,000,000",
+        "provincial_cost": "−$300,000,000",
+        "employer_cost": "same",
+        "lma_diverted": "same",
+        "lmda_redirected": "+$300,000,000",
+        "provinces_need": "−$300,000,000",
+    }
+
+
+def test_terms_that_do_not_add_up_show_the_form_s_messages_instead_of_figures(editor_client, budget):
+    response = editor_client.post(URL, offer_post(employer_amount="4000"), **HTMX)
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "the terms do not add up" in html
+    assert "<strong>Maximum grant per trainee:</strong> The federal, provincial and employer amounts" in html
+    assert 'data-line="trainees"' not in html
+
+
+def test_a_rule_only_the_engine_knows_is_shown_too(editor_client, budget):
+    # More than the whole LMA envelope: the terms add up, but the engine refuses the scale.
+    response = editor_client.post(URL, offer_post(scale_amount="900000000"), **HTMX)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "National amount drawn a year:" in html and "envelope" in html
+
+
+GARBAGE = [
+    {},
+    {"max_grant": "abc"},
+    {"max_grant": "NaN", "federal_amount": "Infinity", "employer_amount": "-Infinity"},
+    {"max_grant": "1e999"},
+    {"max_grant": "99999999999999999999999"},
+    {"scale_amount": "0.001"},
+    {"federal_LMA": "5000.005"},
+    {"treatment_QC": "bogus", "scale_program": "NOPE", "shortfall_liability": "everyone"},
+    {"responds_to": "no-such-offer"},
+    {"phase_in_year_0": "20x4-15", "phase_in_fraction_0": "lots"},
+    {"phase_in_year_0": "2014-15", "phase_in_fraction_0": "0", "phase_in_year_1": "2014-15",
+     "phase_in_fraction_1": "1"},
+    {"employer_min_share": "-0.5", "small_employer_gap_payer": "employer"},
+    {"max_grant": "0", "federal_amount": "0", "provincial_amount": "0", "employer_amount": "0",
+     "federal_LMA": "", "provincial_PT_OWN": ""},
+    {"scale_amount": "0.01", "federal_LMA": "0.01", "federal_amount": "0.01", "max_grant": "5000.01",
+     "provincial_amount": "0", "provincial_PT_OWN": "", "employer_amount": "5000"},
+]
+
+
+@pytest.mark.parametrize("overrides", GARBAGE)
+def test_any_input_answers_200_never_500(editor_client, budget, overrides):
+    data = offer_post(**overrides) if overrides else {}
+    response = editor_client.post(URL, data, **HTMX)
+    assert response.status_code == 200
+    assert 'data-line="trainees"' in response.content.decode() or "do not add up" in response.content.decode()
+
+
+def test_a_tiny_draw_makes_many_trainees_without_failing(editor_client, budget):
+    # A cent per trainee from the LMA: thirty billion trainees, computed exactly.
+    response = editor_client.post(URL, offer_post(
+        max_grant="10000.01", federal_amount="0.01", federal_LMA="0.01", provincial_amount="5000",
+        employer_amount="5000"), **HTMX)
+    assert national(response)["trainees"] == "30,000,000,000"
+
+
+def test_anonymous_htmx_is_refused_with_403(client, budget):
+    assert client.post(URL, offer_post(), **HTMX).status_code == 403
+
+
+def test_anonymous_without_htmx_is_sent_to_log_in(client, budget):
+    response = client.post(URL, offer_post())
+    assert response.status_code == 302
+    assert response.url.startswith(reverse("login"))
+
+
+def test_a_viewer_may_not_use_it(client, budget):
+    client.force_login(user_with("view_offer", username="viewer"))
+    assert client.post(URL, offer_post(), **HTMX).status_code == 403
+
+
+def test_only_post_is_allowed(editor_client, budget):
+    assert editor_client.get(URL).status_code == 405
