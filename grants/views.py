@@ -76,6 +76,11 @@ def _fiscal_page(request, offer) -> _FiscalPage:
 def fiscal_page(request, slug):
     """One offer's fiscal effect under a scenario (participation, fiscal year) given in the query."""
     page = _fiscal_page(request, selectors.offer_with_terms(slug))
+    if request.GET.get("summary"):
+        # The offer page loads this region into itself; it is a fragment with or without htmx.
+        response = render(request, "grants/fiscal.html#summary", page.context, status=page.status)
+        patch_vary_headers(response, ("HX-Request",))
+        return response
     return _render(request, "grants/fiscal.html", "results", page.context, page.status)
 
 

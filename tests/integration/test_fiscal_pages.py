@@ -504,3 +504,12 @@ def test_query_count_does_not_grow_with_the_data(client, december, url):
         counts.append(len(queries))
     assert counts[0] == counts[1], counts
     assert counts[0] <= 12, counts
+
+
+def test_summary_region_for_the_offer_page_shows_the_national_figures(client, budget):
+    response = client.get(f"/offers/{budget.slug}/fiscal/?summary=1")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" not in html
+    assert 'id="fiscal-summary"' in html
+    assert "60,000" in html and "$600,000,000" in html

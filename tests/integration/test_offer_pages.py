@@ -369,6 +369,7 @@ def test_offer_page_shows_lineage_and_the_term_by_term_difference(client, decemb
     assert "Answered by" in parent and 'href="/offers/federal-dec-2013/"' in parent
     assert "What changed from" not in parent  # it answers nothing
     assert 'href="/offers/budget-2013/fiscal/"' in parent
+    assert 'hx-get="/offers/budget-2013/fiscal/?summary=1"' in parent  # the fiscal summary loads in place
 
 
 def test_offer_page_shows_the_history_with_users_and_field_changes(client, budget, editor):
