@@ -173,7 +173,7 @@ def _jurisdiction_item(jurisdiction: Jurisdiction) -> dict:
     }
 
 
-@router.get("/jurisdictions", response=Paginated[JurisdictionOut], summary="Jurisdictions")
+@router.get("/jurisdictions", response={200: Paginated[JurisdictionOut], 422: Error}, summary="Jurisdictions")
 def jurisdictions(request, page: Query[Page]):
     """The federal government and the 13 provinces and territories, in display order (two queries)."""
     return page_of(Jurisdiction.objects.order_by("order", "code"), page, _jurisdiction_item)
@@ -192,7 +192,7 @@ class TimelineFilters(Schema):
     negotiation: SlugFilter
 
 
-@router.get("/jurisdictions/{code}/timeline", response={200: Paginated[TimelineEventOut], 404: Error},
+@router.get("/jurisdictions/{code}/timeline", response={200: Paginated[TimelineEventOut], 404: Error, 422: Error},
             summary="A jurisdiction's timeline")
 def jurisdiction_timeline_events(request, code: str, page: Query[Page], filters: Query[TimelineFilters]):
     """A jurisdiction's dated positions, statements, meetings and offers, newest first (at most seven queries)."""
@@ -294,7 +294,7 @@ def _offer_item(offer: Offer) -> dict:
     }
 
 
-@router.get("/offers", response=Paginated[OfferOut], summary="Offers")
+@router.get("/offers", response={200: Paginated[OfferOut], 422: Error}, summary="Offers")
 def offers(request, page: Query[Page], filters: Query[OfferFilters]):
     """Offers, newest first (three queries, one more for each of negotiation and tabled_by)."""
     tabled_by = _jurisdiction_named(filters.tabled_by, parameter="tabled_by")
@@ -390,7 +390,7 @@ def _person_item(person) -> dict:
     }
 
 
-@router.get("/people", response=Paginated[PersonOut], summary="People")
+@router.get("/people", response={200: Paginated[PersonOut], 422: Error}, summary="People")
 def people(request, page: Query[Page]):
     """People by name with their roles (three queries)."""
     return page_of(person_list().order_by("name", "pk"), page, _person_item)
@@ -418,7 +418,7 @@ def _meeting_item(meeting: Meeting) -> dict:
     }
 
 
-@router.get("/meetings", response=Paginated[MeetingOut], summary="Meetings")
+@router.get("/meetings", response={200: Paginated[MeetingOut], 422: Error}, summary="Meetings")
 def meetings(request, page: Query[Page], filters: Query[JurisdictionAndNegotiation]):
     """Meetings, newest first (three queries, one more for each filter)."""
     queryset = meeting_list().order_by("-date", "title", "pk")
@@ -472,7 +472,7 @@ def _statement_item(statement) -> dict:
     }
 
 
-@router.get("/statements", response=Paginated[StatementOut], summary="Statements")
+@router.get("/statements", response={200: Paginated[StatementOut], 422: Error}, summary="Statements")
 def statements(request, page: Query[Page], filters: Query[StatementFilters]):
     """Statements, newest first, without retracted ones (two queries, one more for each of jurisdiction and
     negotiation)."""
@@ -505,7 +505,7 @@ def _position_item(position: Position) -> dict:
     }
 
 
-@router.get("/positions", response=Paginated[PositionOut], summary="Positions")
+@router.get("/positions", response={200: Paginated[PositionOut], 422: Error}, summary="Positions")
 def positions(request, page: Query[Page], filters: Query[JurisdictionAndNegotiation]):
     """Positions, newest first (two queries, one more for each filter)."""
     queryset = Position.objects.select_related("jurisdiction", "negotiation").order_by(

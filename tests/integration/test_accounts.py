@@ -119,3 +119,13 @@ def test_production_refuses_to_start_without_a_secret_key():
     result = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True)
     assert result.returncode != 0
     assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_collectstatic_works_with_production_storage(tmp_path):
+    """The manifest storage refuses a static file that names a missing one (e.g. a source map)."""
+    env = {**os.environ, "DEBUG": "false", "SECRET_KEY": "y" * 60, "ALLOWED_HOSTS": "x", "STATIC_ROOT": str(tmp_path)}
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    result = subprocess.run([sys.executable, "manage.py", "collectstatic", "--no-input", "-v0"],
+                            cwd=ROOT, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert (tmp_path / "staticfiles.json").exists()
