@@ -18,9 +18,8 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from grants import fiscal
-from grants.selectors import fiscal_effect, offers_with_terms, reference_data
+from grants.selectors import engine_terms, fiscal_effect, offers_with_terms, reference_data
 from negotiations.offer_forms import OfferTermsForm
-from negotiations.services.offers import OfferTerms
 from negotiations.terms import FUNDING_SOURCES
 
 logger = logging.getLogger(__name__)
@@ -141,29 +140,6 @@ def _preview_context(form: OfferTermsForm) -> dict:
             if lines.provinces_need > 0
         ],
     }
-
-
-def engine_terms(terms: OfferTerms) -> fiscal.Terms:
-    """The engine's Terms for terms that were typed, not saved (grants.selectors.terms_of does it for saved ones)."""
-    by_payer: dict[str, list] = {"federal": [], "provincial": []}
-    for payer, program, amount in terms.sources:
-        by_payer[payer].append((fiscal.Program(program), amount))
-    gap_payer = terms.small_employer_gap_payer
-    return fiscal.Terms(
-        max_grant=terms.max_grant,
-        federal=terms.federal_amount,
-        provincial=terms.provincial_amount,
-        employer=terms.employer_amount,
-        federal_sources=tuple(by_payer["federal"]),
-        provincial_sources=tuple(by_payer["provincial"]),
-        scale_program=fiscal.Program(terms.scale_program),
-        scale_amount=terms.scale_amount,
-        employer_min_share=terms.employer_min_share,
-        small_employer_gap_payer=fiscal.Payer(gap_payer) if gap_payer else None,
-        shortfall_liability=fiscal.Liability(terms.shortfall_liability),
-        treatments=tuple((code, fiscal.Treatment(treatment)) for code, treatment in terms.treatments),
-        phase_in=tuple(terms.phase_in),
-    )
 
 
 def _form_problems(form: OfferTermsForm) -> list[Problem]:

@@ -20,6 +20,7 @@ from negotiations.models import (
     Offer,
     PhaseInStep,
 )
+from negotiations.services.offers import OfferTerms
 
 # Reference data changes rarely and every fiscal figure needs it: keep it per process, drop it
 # when this process saves a jurisdiction or an envelope, and re-read it at least every
@@ -77,23 +78,42 @@ def offer_with_terms(slug: str) -> Offer:
 
 def terms_of(offer: Offer) -> fiscal.Terms:
     """The engine's Terms for a saved offer (its funding sources, treatments and phase-in prefetched)."""
-    sources = {"federal": [], "provincial": []}
-    for row in offer.funding_sources.all():
-        sources[row.payer].append((fiscal.Program(row.program), row.amount))
-    return fiscal.Terms(
+    return engine_terms(OfferTerms(
         max_grant=offer.max_grant,
-        federal=offer.federal_amount,
-        provincial=offer.provincial_amount,
-        employer=offer.employer_amount,
-        federal_sources=tuple(sources["federal"]),
-        provincial_sources=tuple(sources["provincial"]),
-        scale_program=fiscal.Program(offer.scale_program),
+        federal_amount=offer.federal_amount,
+        provincial_amount=offer.provincial_amount,
+        employer_amount=offer.employer_amount,
+        scale_program=offer.scale_program,
         scale_amount=offer.scale_amount,
         employer_min_share=offer.employer_min_share,
-        small_employer_gap_payer=fiscal.Payer(offer.small_employer_gap_payer) if offer.small_employer_gap_payer else None,
-        shortfall_liability=fiscal.Liability(offer.shortfall_liability),
-        treatments=tuple((row.jurisdiction.code, fiscal.Treatment(row.treatment)) for row in offer.treatments.all()),
+        small_employer_gap_payer=offer.small_employer_gap_payer,
+        shortfall_liability=offer.shortfall_liability,
+        sources=tuple((row.payer, row.program, row.amount) for row in offer.funding_sources.all()),
+        treatments=tuple((row.jurisdiction.code, row.treatment) for row in offer.treatments.all()),
         phase_in=tuple((row.fiscal_year, row.fraction) for row in offer.phase_in.all()),
+    ))
+
+
+def engine_terms(terms: OfferTerms) -> fiscal.Terms:
+    """The engine's Terms for an offer's terms, saved or only typed (the live preview)."""
+    by_payer: dict[str, list] = {"federal": [], "provincial": []}
+    for payer, program, amount in terms.sources:
+        by_payer[payer].append((fiscal.Program(program), amount))
+    gap_payer = terms.small_employer_gap_payer
+    return fiscal.Terms(
+        max_grant=terms.max_grant,
+        federal=terms.federal_amount,
+        provincial=terms.provincial_amount,
+        employer=terms.employer_amount,
+        federal_sources=tuple(by_payer["federal"]),
+        provincial_sources=tuple(by_payer["provincial"]),
+        scale_program=fiscal.Program(terms.scale_program),
+        scale_amount=terms.scale_amount,
+        employer_min_share=terms.employer_min_share,
+        small_employer_gap_payer=fiscal.Payer(gap_payer) if gap_payer else None,
+        shortfall_liability=fiscal.Liability(terms.shortfall_liability),
+        treatments=tuple((code, fiscal.Treatment(treatment)) for code, treatment in terms.treatments),
+        phase_in=tuple(terms.phase_in),
     )
 
 
