@@ -82,6 +82,11 @@ TERMS_FIELD_LABELS = {
     "federal": gettext_lazy("Federal per trainee"),
     "provincial": gettext_lazy("Provincial per trainee"),
     "employer": gettext_lazy("Employer per trainee"),
+    # The same terms as the offer form and the admin name them (negotiations.terms).
+    "federal_amount": gettext_lazy("Federal per trainee"),
+    "provincial_amount": gettext_lazy("Provincial per trainee"),
+    "employer_amount": gettext_lazy("Employer per trainee"),
+    "funding_sources": gettext_lazy("Funding sources"),
     "federal_sources": gettext_lazy("Federal funding sources"),
     "provincial_sources": gettext_lazy("Provincial funding sources"),
     "scale_program": gettext_lazy("Scale drawn from"),

@@ -76,9 +76,9 @@ def offer_with_terms(slug: str) -> Offer:
     return get_object_or_404(offers_with_terms(), slug=slug)
 
 
-def terms_of(offer: Offer) -> fiscal.Terms:
-    """The engine's Terms for a saved offer (its funding sources, treatments and phase-in prefetched)."""
-    return engine_terms(OfferTerms(
+def offer_terms(offer: Offer) -> OfferTerms:
+    """A saved offer's terms (its funding sources, treatments and phase-in prefetched)."""
+    return OfferTerms(
         max_grant=offer.max_grant,
         federal_amount=offer.federal_amount,
         provincial_amount=offer.provincial_amount,
@@ -91,7 +91,12 @@ def terms_of(offer: Offer) -> fiscal.Terms:
         sources=tuple((row.payer, row.program, row.amount) for row in offer.funding_sources.all()),
         treatments=tuple((row.jurisdiction.code, row.treatment) for row in offer.treatments.all()),
         phase_in=tuple((row.fiscal_year, row.fraction) for row in offer.phase_in.all()),
-    ))
+    )
+
+
+def terms_of(offer: Offer) -> fiscal.Terms:
+    """The engine's Terms for a saved offer."""
+    return engine_terms(offer_terms(offer))
 
 
 def engine_terms(terms: OfferTerms) -> fiscal.Terms:
@@ -141,8 +146,17 @@ def scenario_from(*, participation: Decimal | str | None = None, fiscal_year: st
 
 
 def fiscal_effect(offer: Offer, scenario: fiscal.Scenario | None = None) -> fiscal.Effect:
-    """The fiscal effect of a saved offer under a scenario."""
-    return fiscal.compute(terms_of(offer), reference_data(), scenario or fiscal.Scenario())
+    """The fiscal effect of a saved offer under a scenario.
+
+    Terms edited into a broken state (in the admin, say) are refused with the same rules and
+    messages as the forms, the admin and the loader (negotiations.terms); the engine's own checks
+    stay behind them for what only it knows.
+    """
+    terms = offer_terms(offer)
+    problems = terms.problems()
+    if problems:
+        raise fiscal.InvalidTerms([fiscal.TermsError(field=p.field, message=p.message) for p in problems])
+    return fiscal.compute(engine_terms(terms), reference_data(), scenario or fiscal.Scenario())
 
 
 def status_quo_effect(scenario: fiscal.Scenario | None = None) -> fiscal.Effect:

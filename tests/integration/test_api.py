@@ -302,7 +302,9 @@ def test_offer_whose_stored_terms_do_not_add_up_is_a_409_naming_the_field(client
 
     body = get(client, "/api/offers/broken/fiscal-effect", expect=409)
 
-    assert "federal_sources" in body["detail"] and set(body) == {"detail"}
+    assert set(body) == {"detail"}
+    assert "funding_sources" in body["detail"]  # the field, as the admin and the forms name it
+    assert "Federal sources add up to 4,000.00 but the federal amount is 5,000.00." in body["detail"]
 
 
 # --- Compare -------------------------------------------------------------------------------------
