@@ -7,6 +7,8 @@ Models hold fields and constraints only. Rules the database cannot express
 
 from decimal import Decimal
 
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVector
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
@@ -64,6 +66,21 @@ class Treatment(models.TextChoices):
     PARTICIPATES = "participates", _("participates")
     OPTS_OUT_COMPENSATED = "opts_out_compensated", _("opts out with compensation")
     FEDERAL_DIRECT = "federal_direct", _("federal direct delivery")
+
+
+def search_index(*, name: str, fields: tuple[str, ...]) -> GinIndex:
+    """The full-text index of one kind of record: the very vector negotiations.search builds for it.
+
+    PostgreSQL uses an expression index only for a query with the same expression, so `fields`
+    (weighted A, B, C in order) and the "english" configuration must match negotiations.search.KINDS
+    (tests/integration/test_search_index.py checks that the plan uses it). The migration creates
+    these indexes on PostgreSQL only.
+    """
+    vectors = [SearchVector(field, weight=weight, config="english") for field, weight in zip(fields, "ABC")]
+    expression = vectors[0]
+    for vector in vectors[1:]:
+        expression = expression + vector
+    return GinIndex(expression, name=name)
 
 
 def dated_precision_field():
@@ -238,7 +255,11 @@ class Meeting(models.Model):
 
     class Meta:
         ordering = ["-date", "title"]
-        indexes = [models.Index(fields=["negotiation", "date"])]
+        indexes = [
+            models.Index(fields=["negotiation", "date"]),
+            models.Index(fields=["-date", "title"], name="meeting_newest_first"),
+            search_index(name="meeting_search", fields=("title", "outcome", "location")),
+        ]
 
     def __str__(self):
         return f"{self.title} ({self.date:%Y-%m-%d})"
@@ -285,6 +306,8 @@ class Statement(models.Model):
             models.Index(fields=["jurisdiction", "date"]),
             models.Index(fields=["speaker", "date"]),
             models.Index(fields=["negotiation", "date"]),
+            models.Index(fields=["-date", "-id"], name="statement_newest_first"),
+            search_index(name="statement_search", fields=("quote", "context")),
         ]
         constraints = [
             models.CheckConstraint(condition=~Q(quote=""), name="statement_quote_not_empty"),
@@ -360,7 +383,11 @@ class Offer(models.Model):
 
     class Meta:
         ordering = ["-tabled_on", "title"]
-        indexes = [models.Index(fields=["negotiation", "tabled_on"])]
+        indexes = [
+            models.Index(fields=["negotiation", "tabled_on"]),
+            models.Index(fields=["-tabled_on", "title"], name="offer_newest_first"),
+            search_index(name="offer_search", fields=("title", "summary", "assumptions")),
+        ]
         constraints = [
             models.CheckConstraint(condition=Q(max_grant__gt=0), name="offer_max_grant_positive",
                                    violation_error_message=_("The maximum grant must be greater than zero.")),
@@ -483,7 +510,11 @@ class Position(models.Model):
 
     class Meta:
         ordering = ["-as_of", "jurisdiction__order"]
-        indexes = [models.Index(fields=["jurisdiction", "as_of"]), models.Index(fields=["negotiation", "as_of"])]
+        indexes = [
+            models.Index(fields=["jurisdiction", "as_of"]),
+            models.Index(fields=["negotiation", "as_of"]),
+            models.Index(fields=["-as_of"], name="position_newest_first"),
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["negotiation", "jurisdiction", "as_of"], name="position_once_per_day",

@@ -2,7 +2,7 @@
 
 Positions, statements, meetings and offers live in four tables. Each kind is read
 with one query (its related rows joined or prefetched, its total counted in the
-same query by a window function), at most `offset + limit` rows per kind, and the
+same query by a subquery), at most `offset + limit` rows per kind, and the
 four lists are merged in Python. The number of queries therefore depends on the
 kinds asked for, never on the amount of data.
 """
@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Subquery, TextChoices, Window
+from django.db.models import Exists, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, TextChoices
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy as _
 
@@ -96,13 +96,26 @@ def jurisdiction_timeline(
             spec.rows(jurisdiction, person_slug), spec.date_field, negotiation_slug, date_from, date_to
         )
         rows = list(
-            queryset.annotate(matching=Window(Count("pk"))).order_by(f"-{spec.date_field}", "-pk")[: offset + limit]
+            queryset.annotate(matching=_CountOf(queryset.order_by().values("pk")))
+            .order_by(f"-{spec.date_field}", "-pk")[: offset + limit]
         )
         # Every row carries the count of all matching rows; no row means none matched.
         total += rows[0].matching if rows else 0
         events.extend(spec.event(row) for row in rows)
     events.sort(key=lambda event: event.sort_key, reverse=True)
     return events[offset: offset + limit], total
+
+
+class _CountOf(Subquery):
+    """How many rows a queryset matches.
+
+    It refers to no outer row, so the database counts once per query (an index-only count), and
+    the rows themselves are read newest first through an index and stop at the limit. A window
+    count instead makes the database join and hold every matching row before it can stop.
+    """
+
+    template = "(SELECT COUNT(*) FROM (%(subquery)s) counted)"
+    output_field = IntegerField()
 
 
 def _filter_common(queryset: QuerySet, date_field: str, negotiation_slug, date_from, date_to) -> QuerySet:
