@@ -4,7 +4,7 @@ further attempts are refused for a while, whatever the password."""
 from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
-from django.core.cache import cache
+from django.core.cache import caches
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
@@ -23,6 +23,7 @@ class ThrottledLoginMixin:
     locked_message = _("Too many failed attempts. Wait a few minutes and try again.")
 
     def clean(self):
+        cache = caches["shared"]  # one count across all worker processes
         username = self.data.get("username", "")
         key = _key(self.request, username)
         if cache.get(key, 0) >= settings.LOGIN_FAILURE_LIMIT:

@@ -141,7 +141,13 @@ CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "fpt-tracker",
-    }
+    },
+    # Shared by every worker process (and host): what must not be counted per process,
+    # such as failed logins. Its table is created by a migration.
+    "shared": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "shared_cache",
+    },
 }
 
 # Security headers. The CSP is strict: scripts and styles only from this origin.

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import Group
-from django.core.cache import cache
+from django.core.cache import cache, caches
 from django.urls import reverse
 
 from tests.factories import UserFactory
@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(autouse=True)
 def clear_cache():
     cache.clear()
+    caches["shared"].clear()
     yield
     cache.clear()
 
@@ -55,6 +56,14 @@ def test_login_is_throttled_after_repeated_failures(client, settings):
     assert response.status_code == 200
     assert "Too many failed attempts" in response.content.decode()
     assert not response.context["user"].is_authenticated
+
+
+def test_failures_are_counted_in_the_cache_all_workers_share(client, settings):
+    """Each gunicorn worker has its own memory; the count lives in the shared (database) cache."""
+    assert settings.CACHES["shared"]["BACKEND"].endswith("DatabaseCache")
+    client.post(reverse("login"), {"username": "dan", "password": "wrong"})
+    assert caches["shared"].get("login-failures:127.0.0.1:dan") == 1
+    assert cache.get("login-failures:127.0.0.1:dan") is None
 
 
 def test_admin_login_is_throttled_too(client, settings):
