@@ -81,9 +81,10 @@ def _copy(index, rng, start, federal, pts, counts) -> None:
     people = Person.objects.bulk_create(
         Person(name=f"Person {index}-{n}", slug=f"{tag}-person-{n}") for n in range(PER_COPY["people"])
     )
+    # Each person speaks for one government, as in the real record.
+    speakers = [(person, rng.choice([federal, *pts])) for person in people]
     Role.objects.bulk_create(
-        Role(person=person, title="Minister", jurisdiction=rng.choice([federal, *pts]), start=start)
-        for person in people
+        Role(person=person, title="Minister", jurisdiction=home, start=start) for person, home in speakers
     )
     sources = Source.objects.bulk_create(
         Source(slug=f"{tag}-source-{n}", outlet="Synthetic Press", title=_sentence(rng, 6),
@@ -102,10 +103,10 @@ def _copy(index, rng, start, federal, pts, counts) -> None:
     )
     counts["meetings"] += len(meetings)
     statements = Statement.objects.bulk_create(
-        Statement(negotiation=negotiation, speaker=rng.choice(people), jurisdiction=rng.choice([federal, *pts]),
+        Statement(negotiation=negotiation, speaker=speaker, jurisdiction=home,
                   date=start + datetime.timedelta(days=rng.randrange(400)), quote=_sentence(rng, 20),
                   source=rng.choice(sources), meeting=rng.choice([None, *meetings[:5]]))
-        for _ in range(PER_COPY["statements"])
+        for speaker, home in (rng.choice(speakers) for _ in range(PER_COPY["statements"]))
     )
     counts["statements"] += len(statements)
     offers = []
