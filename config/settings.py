@@ -148,7 +148,16 @@ CACHES = {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",
         "LOCATION": "shared_cache",
     },
+    # What the read pages render, per process, under the record's version (negotiations.record_cache).
+    "record": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "fpt-record",
+        "TIMEOUT": None,
+        "OPTIONS": {"MAX_ENTRIES": int(os.environ.get("RECORD_CACHE_ENTRIES", "1000"))},
+    },
 }
+# Off (RECORD_CACHE=false) renders every page afresh.
+RECORD_CACHE = env_bool("RECORD_CACHE", True)
 
 # Security headers. The CSP is strict: scripts and styles only from this origin.
 CONTENT_SECURITY_POLICY = (

@@ -14,6 +14,7 @@ from ninja.errors import HttpError
 
 from grants import fiscal
 from grants.selectors import fiscal_effect, offers_with_terms, scenario_from
+from negotiations import record_cache
 from negotiations.api import Error, Fraction, Money
 from negotiations.models import Offer
 
@@ -119,9 +120,14 @@ def _effect_json(offer: Offer, effect: fiscal.Effect) -> dict:
 @router.get("/offers/{slug:slug}/fiscal-effect", response={200: FiscalEffectOut, **ERRORS},
             summary="An offer's fiscal effect")
 def offer_fiscal_effect(request, slug: str, scenario: Query[ScenarioQuery]):
-    """Who pays how much, out of which program, nationally and in each province and territory (seven queries)."""
-    [offer] = _offers(slug)
-    return _effect_json(offer, _effect(offer, scenario))
+    """Who pays how much, out of which program, nationally and in each province and territory (seven queries;
+    one when the record has not changed since the same question was last answered)."""
+
+    def build():
+        [offer] = _offers(slug)
+        return _effect_json(offer, _effect(offer, scenario))
+
+    return record_cache.cached(("api-fiscal-effect", slug, scenario.participation, scenario.fiscal_year), build)
 
 
 @router.get("/offers/{slug:a}/compare/{slug:b}", response={200: ComparisonOut, **ERRORS},

@@ -6,11 +6,11 @@ works as a plain request. Bad input gets a message naming the field (400), never
 """
 
 from decimal import Decimal
+from collections.abc import Callable
 from typing import NamedTuple
 from urllib.parse import urlencode
 
 from django.http import HttpResponse
-from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
@@ -18,6 +18,7 @@ from django.views.decorators.http import require_safe
 
 from grants import csv_export, fiscal, presentation, selectors
 from grants.forms import CompareForm
+from negotiations.cached_pages import render_page
 
 
 def _wants_region(request) -> bool:
@@ -25,11 +26,12 @@ def _wants_region(request) -> bool:
     return bool(request.htmx) and not request.htmx.history_restore_request
 
 
-def _render(request, template: str, region: str, context: dict, status: int = 200) -> HttpResponse:
-    name = f"{template}#{region}" if _wants_region(request) else template
-    response = render(request, name, context, status=status)
+def _render(request, template: str, region: str, build: Callable[[], dict], *, always_region: bool = False) -> HttpResponse:
+    """The page, or for an htmx swap its ``region``, through the record cache (build() makes the context)."""
+    response = render_page(request, template, build, region=region if always_region or _wants_region(request) else None,
+                           perms=["negotiations.change_offer"])
     patch_vary_headers(response, ("HX-Request",))
-    if status >= 400 and request.htmx:
+    if response.status_code >= 400 and request.htmx:
         # Keep the address of the last good scenario: a refused one is not worth sharing.
         response["HX-Push-Url"] = "false"
     return response
@@ -75,32 +77,38 @@ def _fiscal_page(request, offer) -> _FiscalPage:
 @require_safe
 def fiscal_page(request, slug):
     """One offer's fiscal effect under a scenario (participation, fiscal year) given in the query."""
-    page = _fiscal_page(request, selectors.offer_with_terms(slug))
+
+    def build():
+        page = _fiscal_page(request, selectors.offer_with_terms(slug))
+        return {**page.context, "status": page.status}
+
     if request.GET.get("summary"):
         # The offer page loads this region into itself; it is a fragment with or without htmx.
-        response = render(request, "grants/fiscal.html#summary", page.context, status=page.status)
-        patch_vary_headers(response, ("HX-Request",))
-        return response
-    return _render(request, "grants/fiscal.html", "results", page.context, page.status)
+        return _render(request, "grants/fiscal.html", "summary", build, always_region=True)
+    return _render(request, "grants/fiscal.html", "results", build)
 
 
 @require_safe
 def explain(request, slug):
     """The trace of one number: ``line``, ``code`` (none: national), the scenario, ``years=all``."""
-    page = _fiscal_page(request, selectors.offer_with_terms(slug))
-    status = page.status
-    if page.effect is not None:
-        explanation = presentation.explanation(
-            effect=page.effect,
-            names=page.names,
-            line=request.GET.get("line", ""),
-            code=request.GET.get("code", ""),
-            all_years=request.GET.get("years") == "all",
-            close_url=page.context["fiscal"].page_url,
-        )
-        page.context["explanation"] = explanation
-        status = 400 if explanation.problem else status
-    return _render(request, "grants/fiscal.html", "explanation", page.context, status)
+
+    def build():
+        page = _fiscal_page(request, selectors.offer_with_terms(slug))
+        status = page.status
+        if page.effect is not None:
+            explanation = presentation.explanation(
+                effect=page.effect,
+                names=page.names,
+                line=request.GET.get("line", ""),
+                code=request.GET.get("code", ""),
+                all_years=request.GET.get("years") == "all",
+                close_url=page.context["fiscal"].page_url,
+            )
+            page.context["explanation"] = explanation
+            status = 400 if explanation.problem else status
+        return {**page.context, "status": status}
+
+    return _render(request, "grants/fiscal.html", "explanation", build)
 
 
 @require_safe
@@ -125,29 +133,32 @@ def fiscal_csv(request, slug):
 @require_safe
 def compare_page(request):
     """Two offers (or the status quo) side by side, with b − a nationally and by P/T."""
-    offers = list(selectors.offers_with_terms())
-    form = CompareForm(request.GET, offers=offers)
-    context = {"form": form, "comparison": None, "problems": (), "a": None, "b": None,
-               "swap_url": None}
-    if not form.is_valid():
-        return _render(request, "grants/compare.html", "results", context, status=400)
+    def build():
+        offers = list(selectors.offers_with_terms())
+        form = CompareForm(request.GET, offers=offers)
+        context = {"form": form, "comparison": None, "problems": (), "a": None, "b": None,
+                   "swap_url": None}
+        if not form.is_valid():
+            return {**context, "status": 400}
 
-    effects, problems = {}, []
-    for side in ("a", "b"):
-        offer = form.chosen(side)
-        context[side] = offer
-        if offer is None:
-            effects[side] = selectors.status_quo_effect()
-            continue
-        try:
-            effects[side] = selectors.fiscal_effect(offer)
-        except fiscal.InvalidTerms as error:
-            problems.append((offer, presentation.terms_problems(error)))
-    context["problems"] = tuple(problems)
-    swapped = urlencode({"a": form.cleaned_data["b"], "b": form.cleaned_data["a"]})
-    context["swap_url"] = f"{reverse('grants:compare')}?{swapped}"
-    if not problems:
-        context["comparison"] = presentation.comparison_tables(
-            fiscal.compare(effects["a"], effects["b"]), selectors.jurisdiction_names()
-        )
-    return _render(request, "grants/compare.html", "results", context)
+        effects, problems = {}, []
+        for side in ("a", "b"):
+            offer = form.chosen(side)
+            context[side] = offer
+            if offer is None:
+                effects[side] = selectors.status_quo_effect()
+                continue
+            try:
+                effects[side] = selectors.fiscal_effect(offer)
+            except fiscal.InvalidTerms as error:
+                problems.append((offer, presentation.terms_problems(error)))
+        context["problems"] = tuple(problems)
+        swapped = urlencode({"a": form.cleaned_data["b"], "b": form.cleaned_data["a"]})
+        context["swap_url"] = f"{reverse('grants:compare')}?{swapped}"
+        if not problems:
+            context["comparison"] = presentation.comparison_tables(
+                fiscal.compare(effects["a"], effects["b"]), selectors.jurisdiction_names()
+            )
+        return context
+
+    return _render(request, "grants/compare.html", "results", build)

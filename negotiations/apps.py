@@ -15,3 +15,7 @@ class NegotiationsConfig(AppConfig):
 
     def ready(self):
         pre_save.connect(skip_history_for_fixture_loads, dispatch_uid="skip-history-for-fixture-loads")
+
+        from negotiations import record_cache
+
+        record_cache.connect_signals()

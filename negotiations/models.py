@@ -524,3 +524,20 @@ class Position(models.Model):
 
     def __str__(self):
         return f"{self.jurisdiction.code} {self.get_stance_display()} as of {self.as_of:%Y-%m-%d}"
+
+
+class RecordVersion(models.Model):
+    """One row whose value moves forward after every committed change to the record.
+
+    The read pages cache what they render under this value (negotiations.record_cache), so a change
+    made by any process is seen by every process's next request.
+    """
+
+    value = models.BigIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("record version")
+        constraints = [models.CheckConstraint(condition=Q(id=1), name="record_version_single_row")]
+
+    def __str__(self):
+        return str(self.value)

@@ -1,11 +1,12 @@
 """A jurisdiction's stance timeline, filtered in place with htmx and paged with "Load more"."""
 
 from django import forms
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.vary import vary_on_headers
 
 from negotiations import selectors, timeline
+from negotiations.cached_pages import render_page
 from negotiations.models import Jurisdiction
 
 PAGE_SIZE = 20
@@ -49,40 +50,42 @@ class TimelineFilterForm(forms.Form):
 @vary_on_headers("HX-Request", "HX-Target")
 def jurisdiction(request, code):
     """The timeline page; an htmx request gets only the region it swaps."""
-    jurisdiction = get_object_or_404(Jurisdiction, code=code.upper())
-    negotiations = list(selectors.negotiation_list())
-    people = list(timeline.people_on_timeline(jurisdiction=jurisdiction))
-    form = TimelineFilterForm(request.GET, negotiations=negotiations, people=people)
-    form.is_valid()  # Invalid fields are shown with their errors and left out of the filter.
-    filters = form.cleaned_data
-    offset = filters.get("offset") or 0
-    events, total = timeline.jurisdiction_timeline(
-        jurisdiction=jurisdiction,
-        negotiation_slug=filters.get("negotiation") or None,
-        kinds=[filters["kind"]] if filters.get("kind") else None,
-        person_slug=filters.get("person") or None,
-        date_from=filters.get("date_from"),
-        date_to=filters.get("date_to"),
-        offset=offset,
-        limit=PAGE_SIZE,
-    )
-    shown_negotiation = next(
-        (n for n in negotiations if n.slug == filters.get("negotiation")), negotiations[0] if negotiations else None
-    )
-    next_offset = offset + len(events)
-    context = {
-        "jurisdiction": jurisdiction,
-        "form": form,
-        "events": events,
-        "total": total,
-        "offset": offset,
-        "first_shown": offset + 1,
-        "last_shown": next_offset,
-        "next_offset": next_offset if next_offset < total else None,
-        "stance_negotiation": shown_negotiation,
-        "current_position": timeline.current_position(jurisdiction=jurisdiction, negotiation=shown_negotiation),
-    }
-    template = "negotiations/jurisdiction.html"
+    def build():
+        jurisdiction = get_object_or_404(Jurisdiction, code=code.upper())
+        negotiations = list(selectors.negotiation_list())
+        people = list(timeline.people_on_timeline(jurisdiction=jurisdiction))
+        form = TimelineFilterForm(request.GET, negotiations=negotiations, people=people)
+        form.is_valid()  # Invalid fields are shown with their errors and left out of the filter.
+        filters = form.cleaned_data
+        offset = filters.get("offset") or 0
+        events, total = timeline.jurisdiction_timeline(
+            jurisdiction=jurisdiction,
+            negotiation_slug=filters.get("negotiation") or None,
+            kinds=[filters["kind"]] if filters.get("kind") else None,
+            person_slug=filters.get("person") or None,
+            date_from=filters.get("date_from"),
+            date_to=filters.get("date_to"),
+            offset=offset,
+            limit=PAGE_SIZE,
+        )
+        shown_negotiation = next(
+            (n for n in negotiations if n.slug == filters.get("negotiation")), negotiations[0] if negotiations else None
+        )
+        next_offset = offset + len(events)
+        return {
+            "jurisdiction": jurisdiction,
+            "form": form,
+            "events": events,
+            "total": total,
+            "offset": offset,
+            "first_shown": offset + 1,
+            "last_shown": next_offset,
+            "next_offset": next_offset if next_offset < total else None,
+            "stance_negotiation": shown_negotiation,
+            "current_position": timeline.current_position(jurisdiction=jurisdiction, negotiation=shown_negotiation),
+        }
+
+    region = None
     if request.htmx and not request.htmx.history_restore_request:
-        template += "#events" if request.htmx.target == "load-more" else "#filtered"
-    return render(request, template, context)
+        region = "events" if request.htmx.target == "load-more" else "filtered"
+    return render_page(request, "negotiations/jurisdiction.html", build, region=region)

@@ -1,0 +1,106 @@
+"""What the read pages render, cached in each process until the record changes.
+
+The record's version is one row (``RecordVersion``). Every change to a model of the negotiations or
+grants apps (save, delete, many-to-many change; history rows included) moves it forward once its
+transaction commits; bulk writes that send no signals (the scale generator) call ``record_changed``
+themselves. A cached entry is stored under the version it was rendered at, so a request that starts
+after a commit never gets what was rendered before it, whichever process rendered it.
+
+Each process also empties its own cache the moment it writes, before the commit: its next request
+sees its own change at once (and so do tests, whose transactions never commit). A transaction that
+has written and not yet committed neither reads nor stores cached entries, so what a rolled-back
+transaction showed is never kept.
+
+Reading the version is one query of one row per request that uses the cache.
+"""
+
+import hashlib
+from collections.abc import Callable, Hashable
+from typing import TypeVar
+
+from django.conf import settings
+from django.core.cache import caches
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db.models import F
+from django.db.models.signals import m2m_changed, post_delete, post_save
+from django.utils.translation import get_language
+
+WATCHED_APPS = frozenset({"negotiations", "grants"})
+CACHE_ALIAS = "record"
+
+T = TypeVar("T")
+
+
+def _cache():
+    return caches[CACHE_ALIAS]
+
+
+def current_version(using: str = DEFAULT_DB_ALIAS) -> int:
+    from negotiations.models import RecordVersion
+
+    with connections[using].cursor() as cursor:
+        cursor.execute(f"SELECT value FROM {RecordVersion._meta.db_table} WHERE id = 1")
+        row = cursor.fetchone()
+    return row[0] if row else 0
+
+
+def _advance(using: str) -> None:
+    from negotiations.models import RecordVersion
+
+    if not RecordVersion.objects.using(using).filter(pk=1).update(value=F("value") + 1):
+        # The row is missing (a flushed database): put it back, already past the start.
+        RecordVersion.objects.using(using).bulk_create([RecordVersion(pk=1, value=1)], ignore_conflicts=True)
+
+
+# One callable per database alias, so that a transaction registers its advance once however many
+# rows it writes (the callbacks Django keeps are compared by identity).
+_advancers: dict[str, Callable[[], None]] = {}
+
+
+def _advancer(using: str) -> Callable[[], None]:
+    if using not in _advancers:
+        _advancers[using] = lambda: _advance(using)
+    return _advancers[using]
+
+
+def _uncommitted_change(using: str) -> bool:
+    """This connection's open transaction has changed the record (its version advance is pending)."""
+    connection = connections[using]
+    advance = _advancer(using)
+    return connection.in_atomic_block and any(entry[1] is advance for entry in connection.run_on_commit)
+
+
+def record_changed(using: str = DEFAULT_DB_ALIAS) -> None:
+    """The record changed: empty this process's cache now, move the version forward on commit."""
+    _cache().clear()
+    if not _uncommitted_change(using):
+        transaction.on_commit(_advancer(using), using=using)
+
+
+def _on_change(sender, using=DEFAULT_DB_ALIAS, **kwargs) -> None:
+    if sender._meta.app_label in WATCHED_APPS:
+        record_changed(using)
+
+
+def connect_signals() -> None:
+    for signal in (post_save, post_delete, m2m_changed):
+        signal.connect(_on_change, dispatch_uid=f"record-cache-{signal!r}")
+
+
+def cached(parts: tuple[Hashable, ...], build: Callable[[], T]) -> T:
+    """What ``build()`` returns for ``parts`` at the record's current version, built at most once per
+    version and process. ``parts`` name everything the result depends on besides the record
+    (the page, its query, the reader's permissions); the language is added here."""
+    if not settings.RECORD_CACHE:
+        return build()
+    if _uncommitted_change(DEFAULT_DB_ALIAS):
+        return build()  # what this transaction sees may yet be rolled back
+    version = current_version()
+    key = "r:" + hashlib.blake2b(repr((version, get_language(), parts)).encode(), digest_size=16).hexdigest()
+    cache = _cache()
+    found = cache.get(key)
+    if found is not None:
+        return found
+    value = build()
+    cache.set(key, value)
+    return value
