@@ -8,11 +8,11 @@ import time
 from decimal import Decimal
 
 from django.db.models import Prefetch
-from django.db.models.signals import post_delete, post_save
 from django.shortcuts import get_object_or_404
 
 from grants import fiscal
 from grants.models import ProgramEnvelope
+from negotiations import record_cache
 from negotiations.models import (
     FundingSource,
     Jurisdiction,
@@ -23,8 +23,9 @@ from negotiations.models import (
 from negotiations.services.offers import OfferTerms
 
 # Reference data changes rarely and every fiscal figure needs it: keep it per process, drop it
-# when this process saves a jurisdiction or an envelope, and re-read it at least every
-# REFERENCE_TTL seconds so that other worker processes see admin edits soon after.
+# when this process changes the record or a page sees a newer record version (so a page rendered
+# after an edit in another process computes with the new figures), and re-read it at least every
+# REFERENCE_TTL seconds (the live preview reads no record version).
 REFERENCE_TTL = 30.0
 _reference_lock = threading.Lock()
 _reference_cache: dict[str, tuple[float, fiscal.ReferenceData]] = {}
@@ -52,13 +53,9 @@ def reference_data() -> fiscal.ReferenceData:
         return data
 
 
+@record_cache.on_new_version
 def forget_reference_data(**kwargs) -> None:
     _reference_cache.clear()
-
-
-for _model in (Jurisdiction, ProgramEnvelope):
-    post_save.connect(forget_reference_data, sender=_model, dispatch_uid=f"refdata-save-{_model.__name__}")
-    post_delete.connect(forget_reference_data, sender=_model, dispatch_uid=f"refdata-delete-{_model.__name__}")
 
 
 def offers_with_terms():

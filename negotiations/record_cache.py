@@ -11,7 +11,9 @@ sees its own change at once (and so do tests, whose transactions never commit). 
 has written and not yet committed neither reads nor stores cached entries, so what a rolled-back
 transaction showed is never kept.
 
-Reading the version is one query of one row per request that uses the cache.
+Reading the version is one query of one row per request that uses the cache. When a process sees a
+version it has not seen before, it empties its cache and calls the functions registered with
+``on_new_version`` (other per-process caches, such as the engine's reference data, drop their copy).
 """
 
 import hashlib
@@ -29,6 +31,21 @@ WATCHED_APPS = frozenset({"negotiations", "grants"})
 CACHE_ALIAS = "record"
 
 T = TypeVar("T")
+
+_listeners: list[Callable[[], None]] = []
+_last_seen: dict[str, int] = {}
+
+
+def on_new_version(func: Callable[[], None]) -> Callable[[], None]:
+    """Register ``func`` to run when this process writes or first sees a newer record version."""
+    _listeners.append(func)
+    return func
+
+
+def _forget_everything() -> None:
+    _cache().clear()
+    for listener in _listeners:
+        listener()
 
 
 def _cache():
@@ -71,8 +88,8 @@ def _uncommitted_change(using: str) -> bool:
 
 
 def record_changed(using: str = DEFAULT_DB_ALIAS) -> None:
-    """The record changed: empty this process's cache now, move the version forward on commit."""
-    _cache().clear()
+    """The record changed: empty this process's caches now, move the version forward on commit."""
+    _forget_everything()
     if not _uncommitted_change(using):
         transaction.on_commit(_advancer(using), using=using)
 
@@ -96,6 +113,9 @@ def cached(parts: tuple[Hashable, ...], build: Callable[[], T]) -> T:
     if _uncommitted_change(DEFAULT_DB_ALIAS):
         return build()  # what this transaction sees may yet be rolled back
     version = current_version()
+    if _last_seen.get(DEFAULT_DB_ALIAS) != version:
+        _last_seen[DEFAULT_DB_ALIAS] = version
+        _forget_everything()  # what was cached belongs to an older record
     key = "r:" + hashlib.blake2b(repr((version, get_language(), parts)).encode(), digest_size=16).hexdigest()
     cache = _cache()
     found = cache.get(key)

@@ -14,6 +14,7 @@ from decimal import Decimal
 
 from django.db import transaction
 
+from negotiations import record_cache
 from negotiations.models import (
     FundingSource,
     Jurisdiction,
@@ -67,6 +68,7 @@ def generate(*, scale: int, seed: int = 2013, progress: Callable[[int, int], Non
     for index in range(existing, existing + scale):
         with transaction.atomic():
             _copy(index, rng, start, federal, pts, counts)
+            record_cache.record_changed()  # bulk inserts send no signals
         if progress:
             progress(index - existing + 1, scale)
     return ScaleReport(**counts)
@@ -168,4 +170,5 @@ def remove() -> int:
         negotiations.delete()
         Source.objects.filter(slug__startswith=PREFIX).delete()
         Person.objects.filter(slug__startswith=PREFIX).delete()
+        record_cache.record_changed()
     return count
