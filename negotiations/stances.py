@@ -10,6 +10,9 @@ import re
 from dataclasses import dataclass
 
 from django.db.models import OuterRef, Prefetch, Q, Subquery
+from django.urls import reverse
+from django.utils.formats import date_format
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from negotiations.models import Jurisdiction, Meeting, Negotiation, Offer, Position, Stance, Statement
@@ -58,6 +61,10 @@ class StanceCell:
     month: datetime.date
     position: Position | None
     recorded: bool
+    # The link and the description are made by stance_matrix rather than in the template: a matrix has
+    # hundreds of cells, and template tags cost far more per cell than Python does.
+    url: str = ""
+    description: str = ""
 
     @property
     def stance(self) -> str:
@@ -95,9 +102,13 @@ def stance_matrix(*, negotiation: Negotiation) -> StanceMatrix:
     for position in Position.objects.filter(negotiation=negotiation).order_by("as_of", "pk"):
         by_jurisdiction.setdefault(position.jurisdiction_id, []).append(position)
 
+    month_names = {month: (month.strftime("%Y-%m"), date_format(month, "F Y")) for month in months}
+    stance_names = {stance: stance.label for stance in Stance}
     rows = []
     for jurisdiction in jurisdictions:
         positions = by_jurisdiction.get(jurisdiction.pk, [])
+        # One reverse() per row: the month is the URL's last part.
+        url_prefix = reverse("negotiations:stance_cell", args=[negotiation.slug, jurisdiction.code, "0000-00"])[:-7]
         cells = []
         index = 0  # positions[:index] are on or before the current month's end
         for month in months:
@@ -107,7 +118,15 @@ def stance_matrix(*, negotiation: Negotiation) -> StanceMatrix:
                 recorded = recorded or positions[index].as_of >= month
                 index += 1
             in_force = positions[index - 1] if index else None
-            cells.append(StanceCell(jurisdiction=jurisdiction, month=month, position=in_force, recorded=recorded))
+            month_key, month_name = month_names[month]
+            values = {"name": jurisdiction.name_en, "month": month_name,
+                      "stance": stance_names[in_force.stance] if in_force else gettext("no position recorded")}
+            if recorded:
+                description = gettext("%(name)s, %(month)s: %(stance)s (position recorded this month)") % values
+            else:
+                description = gettext("%(name)s, %(month)s: %(stance)s") % values
+            cells.append(StanceCell(jurisdiction=jurisdiction, month=month, position=in_force, recorded=recorded,
+                                    url=url_prefix + month_key, description=description))
         rows.append(StanceRow(jurisdiction=jurisdiction, cells=cells))
     return StanceMatrix(negotiation=negotiation, months=months, rows=rows)
 
