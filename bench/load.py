@@ -74,6 +74,7 @@ def ensure_database(url: str) -> None:
 # One Django process for the whole set-up (each manage.py start costs a second or more).
 SETUP_SCRIPT = """
 import io, json
+from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.contrib.auth.models import Group
 from django.contrib.sessions.backends.db import SessionStore
@@ -93,7 +94,7 @@ admin, _ = User.objects.update_or_create(username="bench-admin", defaults={"is_s
 def session_of(user):
     session = SessionStore()
     session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.create()
     return session.session_key

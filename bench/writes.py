@@ -61,6 +61,7 @@ class ManageFailed(RuntimeError):
 # Editors with a logged-in session each, and the record keys the forms need.
 SETUP_SCRIPT = """
 import json, os
+from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.contrib.auth.models import Group
 from django.contrib.sessions.backends.db import SessionStore
@@ -72,7 +73,7 @@ for number in range(int(os.environ["BENCH_EDITORS"])):
     user.groups.add(editors)
     session = SessionStore()
     session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.create()
     sessions.append(session.session_key)

@@ -73,6 +73,9 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "config.urls"
 
+# Django's model backend, with a user's permissions read in one query (config/auth.py).
+AUTHENTICATION_BACKENDS = ["config.auth.ModelBackend"]
+
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
