@@ -73,6 +73,9 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "config.urls"
 
+# Django's form renderer, writing <select> lists in Python (config/forms.py).
+FORM_RENDERER = "config.forms.FormRenderer"
+
 # Django's model backend, with a user's permissions read in one query (config/auth.py).
 AUTHENTICATION_BACKENDS = ["config.auth.ModelBackend"]
 

@@ -91,7 +91,9 @@ def record_changed(using: str = DEFAULT_DB_ALIAS) -> None:
     """The record changed: empty this process's caches now, move the version forward on commit."""
     _forget_everything()
     if not _uncommitted_change(using):
-        transaction.on_commit(_advancer(using), using=using)
+        # Robust: a failure to advance is logged rather than turned into an error for a write that
+        # has already committed (the other processes then see the change after the next write).
+        transaction.on_commit(_advancer(using), using=using, robust=True)
 
 
 def _on_change(sender, using=DEFAULT_DB_ALIAS, **kwargs) -> None:

@@ -1,0 +1,349 @@
+"""The record cache of rendered read pages (negotiations.record_cache, negotiations.cached_pages).
+
+A read page is rendered once per record version and kept in the process; a hit costs one query (the
+version). What is checked here is what a reader sees:
+
+* a repeated request is answered from the cache (one query) with the same page;
+* every way the record changes shows on the next request: a model save, the admin's change form, and
+  a write by another process (which only moves the version: this process's cache is not emptied);
+* what a transaction showed before it rolled back is never served afterwards;
+* the cached part varies with the permissions it shows and with htmx; the frame (the reader's name)
+  does not come from the cache;
+* RECORD_CACHE=False renders every request afresh; the fiscal-effect API is cached the same way;
+* the scale generator's bulk writes move the version too, and so does another process's edit of
+  the reference data the fiscal figures use.
+
+An ordinary test runs inside a transaction that never commits, and the cache steps aside as soon as
+such a transaction has written; so these tests commit for real (``transaction=True``). They restore
+the data the migrations create (the groups, the version row) with ``serialized_rollback``. They
+never depend on the version's value, only on its moving.
+"""
+
+import contextlib
+import io
+import json
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.management import call_command
+from django.core.management.sql import emit_post_migrate_signal
+from django.db import DEFAULT_DB_ALIAS, connection, transaction
+from django.db.models import F
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from grants.selectors import forget_reference_data
+from negotiations import record_cache
+from negotiations.models import Jurisdiction, Negotiation, Position
+
+pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+
+HOME = "/"
+TIMELINE = "/jurisdictions/ON/"
+STANCES = "/negotiations/canada-job-grant/stances"
+FISCAL = "/offers/budget-2013/fiscal/"
+FISCAL_API = "/api/offers/budget-2013/fiscal-effect"
+
+HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "timeline"}
+
+CSRF_TOKEN = re.compile(r'("X-CSRFToken": "|name="csrfmiddlewaretoken" value=")[^"]+')
+# Tables of the record: a request that reads none of them was answered from the cache.
+RECORD_TABLE = re.compile(r'\b"?(negotiations|grants)_(?!recordversion\b)\w+', re.IGNORECASE)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _permissions_back_afterwards(django_db_setup, django_db_blocker):
+    """With serialized_rollback, each test's closing flush skips post_migrate (the next test restores
+    the data instead), so the last one leaves no content types or permissions behind. Put them back
+    for the transactional tests that run after this module, as a plain transactional test would."""
+    yield
+    with django_db_blocker.unblock():
+        emit_post_migrate_signal(verbosity=0, interactive=False, db=DEFAULT_DB_ALIAS)
+
+
+@pytest.fixture(autouse=True)
+def cjg():
+    """The Canada Job Grant data set, committed; the reference data read afresh."""
+    forget_reference_data()
+    call_command("load_cjg", stdout=io.StringIO())
+    yield
+    forget_reference_data()
+
+
+@pytest.fixture
+def reader():
+    return Client()
+
+
+def fetch(client: Client, path: str, **headers) -> tuple[str, int]:
+    """The page's text (with the per-request CSRF mask taken out) and the number of queries it cost."""
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(path, **headers)
+    assert response.status_code == 200, (path, response.status_code)
+    return CSRF_TOKEN.sub(r"\1…", response.content.decode()), len(queries)
+
+
+def record_queries(client: Client, path: str, **headers) -> tuple[str, list[str]]:
+    """The page's text and the queries it made of the record's tables (none when it came from the cache)."""
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(path, **headers)
+    assert response.status_code == 200, (path, response.status_code)
+    return response.content.decode(), [q["sql"] for q in queries if RECORD_TABLE.search(q["sql"])]
+
+
+def on_position() -> Position:
+    """Ontario's latest position on the Canada Job Grant: the current stance its timeline shows."""
+    return Position.objects.filter(jurisdiction__code="ON", negotiation__slug="canada-job-grant").latest("as_of")
+
+
+def login(username: str, *, group: str | None = None, superuser: bool = False) -> Client:
+    user = get_user_model().objects.create(username=username, is_staff=superuser, is_superuser=superuser)
+    if group:
+        user.groups.add(Group.objects.get(name=group))
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+# 1. A hit is one query and the same page -------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", [HOME, TIMELINE, STANCES, FISCAL])
+def test_a_repeated_request_is_one_query_and_the_same_page(reader, path):
+    first, first_queries = fetch(reader, path)
+    second, second_queries = fetch(reader, path)
+
+    assert first_queries > 1  # the first request rendered the page
+    assert second_queries == 1  # the second only read the version
+    assert second == first
+
+
+# 2. Every write path shows on the next request --------------------------------------------------
+
+
+def test_a_saved_jurisdiction_shows_on_the_next_request(reader):
+    for path in (HOME, TIMELINE):
+        assert "Ontario" in fetch(reader, path)[0]
+        assert fetch(reader, path)[1] == 1  # cached
+
+    ontario = Jurisdiction.objects.get(code="ON")
+    ontario.name_en = "Province of Ontario (renamed)"
+    ontario.save()
+
+    for path in (HOME, TIMELINE):
+        assert "Province of Ontario (renamed)" in fetch(reader, path)[0]
+
+
+def test_a_saved_position_shows_on_the_next_request(reader):
+    fetch(reader, TIMELINE)
+    assert fetch(reader, TIMELINE)[1] == 1  # cached
+
+    position = on_position()
+    position.summary = "Ontario now backs the grant, with conditions."
+    position.save()
+
+    assert "Ontario now backs the grant, with conditions." in fetch(reader, TIMELINE)[0]
+
+
+def test_an_admin_edit_shows_on_the_next_request(reader):
+    fetch(reader, TIMELINE)
+    assert fetch(reader, TIMELINE)[1] == 1  # cached
+    position = on_position()
+
+    response = login("curator", superuser=True).post(
+        reverse("admin:negotiations_position_change", args=[position.pk]),
+        {
+            "negotiation": position.negotiation_id,
+            "jurisdiction": position.jurisdiction_id,
+            "as_of": position.as_of.isoformat(),
+            "date_precision": position.date_precision,
+            "stance": position.stance,
+            "summary": "Edited in the admin: Ontario asks for an opt-out.",
+            "conditions": position.conditions,
+            "seen_version": position.version,
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+
+    assert "Edited in the admin: Ontario asks for an opt-out." in fetch(reader, TIMELINE)[0]
+
+
+def test_another_process_write_shows_once_the_version_moves(reader):
+    """A queryset update sends no signal: this process's cache stays as it was, as it would when the
+    write was made by another process. Only the version, read on every request, makes it show."""
+    assert "Ontario" in fetch(reader, TIMELINE)[0]
+
+    Jurisdiction.objects.filter(code="ON").update(name_en="Ontario, written elsewhere")
+
+    stale, queries = fetch(reader, TIMELINE)
+    assert queries == 1 and "Ontario, written elsewhere" not in stale  # still the cached page
+
+    record_cache._advance("default")  # what the other process's commit does
+
+    assert "Ontario, written elsewhere" in fetch(reader, TIMELINE)[0]
+
+
+# 3. A rolled-back change is never served ---------------------------------------------------------
+
+
+def test_a_rolled_back_change_is_not_served_afterwards(reader):
+    fetch(reader, TIMELINE)
+    assert fetch(reader, TIMELINE)[1] == 1  # cached
+
+    with pytest.raises(RuntimeError), transaction.atomic():
+        ontario = Jurisdiction.objects.get(code="ON")
+        ontario.name_en = "Ontario (never committed)"
+        ontario.save()
+        inside, queries = fetch(reader, TIMELINE)
+        assert "Ontario (never committed)" in inside  # the transaction sees its own change...
+        assert queries > 1  # ...rendered afresh
+        raise RuntimeError("roll back")
+
+    after, _ = fetch(reader, TIMELINE)
+    assert "Ontario (never committed)" not in after
+    assert "Ontario" in after
+    assert fetch(reader, TIMELINE)[0] == after
+
+
+# 4. Permissions and the frame --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("editor_first", [True, False], ids=["editor first", "reader first"])
+def test_the_new_offer_link_follows_the_permission(reader, editor_first):
+    editor = login("editor", group="Editor")
+    order = [editor, reader] if editor_first else [reader, editor]
+
+    for _ in range(2):  # the second round comes from the cache
+        pages = {client: fetch(client, HOME)[0] for client in order}
+        assert "Log a new offer" in pages[editor]
+        assert "Log a new offer" not in pages[reader]
+    assert fetch(reader, HOME)[1] == 1  # both versions of the page are kept side by side
+
+
+def test_each_reader_sees_their_own_name_around_cached_content():
+    alice, bob = login("alice", group="Viewer"), login("bob", group="Viewer")
+
+    alice_page, alice_reads = record_queries(alice, HOME)
+    bob_page, bob_reads = record_queries(bob, HOME)
+
+    assert alice_reads, "the first request renders the page"
+    assert bob_reads == [], "the second reader's content comes from the cache"
+    assert "Log out alice" in alice_page and "bob" not in alice_page
+    assert "Log out bob" in bob_page and "alice" not in bob_page
+
+
+# 5. htmx regions -------------------------------------------------------------------------------
+
+
+def test_the_htmx_region_and_the_page_are_cached_apart(reader):
+    path = TIMELINE + "?kind=statement"
+
+    region, _ = fetch(reader, path, **HTMX)
+    page, _ = fetch(reader, path)
+    region_again, region_queries = fetch(reader, path, **HTMX)
+    page_again, page_queries = fetch(reader, path)
+
+    assert "<html" not in region and 'id="timeline"' in region
+    assert "<html" in page and 'id="timeline"' in page and "<h1>Ontario</h1>" in page
+    assert (region_again, region_queries) == (region, 1)
+    assert (page_again, page_queries) == (page, 1)
+
+
+# 6. Turned off -----------------------------------------------------------------------------------
+
+
+def test_record_cache_off_renders_every_request(reader, settings):
+    settings.RECORD_CACHE = False
+    first, first_queries = fetch(reader, TIMELINE)
+    second, second_queries = fetch(reader, TIMELINE)
+
+    assert second_queries == first_queries > 1
+    assert second == first
+
+
+# 7. The fiscal-effect API ------------------------------------------------------------------------
+
+
+def api_get(client: Client, path: str, **params) -> tuple[int, dict, list[str]]:
+    """The status, the JSON and the queries (SQL) of one API request."""
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(path, params)
+    return response.status_code, json.loads(response.content), [q["sql"] for q in queries]
+
+
+def test_the_fiscal_effect_api_is_cached(reader):
+    first_status, first, first_queries = api_get(reader, FISCAL_API)
+    second_status, second, second_queries = api_get(reader, FISCAL_API)
+    half_status, half, _ = api_get(reader, FISCAL_API, participation="0.5")
+
+    assert first_status == second_status == half_status == 200
+    assert len(first_queries) > 1 and len(second_queries) == 1
+    assert second == first
+    # Another scenario is another entry, not the cached default.
+    assert half["assumptions"]["participation"] == "0.5"
+    assert half["national"]["employer_shortfall"] != first["national"]["employer_shortfall"]
+
+
+def test_an_unknown_offer_is_not_cached(reader):
+    for _ in range(2):
+        status, body, queries = api_get(reader, "/api/offers/no-such-offer/fiscal-effect")
+        assert status == 404
+        assert "no-such-offer" in body["detail"]
+        assert any("negotiations_offer" in sql for sql in queries)  # looked up, not answered from the cache
+
+
+# 8. The scale generator ------------------------------------------------------------------------
+
+
+def generate_scale_data(*args: str) -> None:
+    with contextlib.redirect_stderr(io.StringIO()):  # its progress bar
+        call_command("generate_scale_data", *args, stdout=io.StringIO())
+
+
+def test_generated_data_shows_on_the_next_request(reader):
+    for path in (HOME, TIMELINE):
+        fetch(reader, path)
+    assert "Synthetic negotiation" not in fetch(reader, TIMELINE)[0]
+
+    generate_scale_data("--scale", "1")
+    assert Negotiation.objects.filter(slug__startswith="scale-").exists()
+
+    assert "Synthetic negotiation 1" in fetch(reader, TIMELINE)[0]  # the negotiation filter lists it
+
+    generate_scale_data("--remove")
+
+    assert "Synthetic negotiation" not in fetch(reader, TIMELINE)[0]
+
+
+def test_the_scale_generator_moves_the_version(reader):
+    """Other processes learn of the generated data only from the version: emptying the cache of the
+    process that ran the command is not enough."""
+    fetch(reader, TIMELINE)
+    version = record_cache.current_version()
+
+    generate_scale_data("--scale", "1")
+
+    assert record_cache.current_version() != version
+
+
+# Reference data kept outside the record cache -----------------------------------------------------
+
+
+def ontario(effect: dict) -> dict:
+    return next(lines for lines in effect["by_jurisdiction"] if lines["code"] == "ON")
+
+
+def test_populations_written_elsewhere_are_used_once_the_version_moves(reader):
+    """The engine's reference data (populations, envelopes) is kept per process, outside the record
+    cache. A figure computed after another process's edit must not use the old copy: it would be
+    kept under the new version until the record next changes, not just for the copy's lifetime."""
+    before = api_get(reader, FISCAL_API)[1]  # reads the reference data into this process
+
+    Jurisdiction.objects.filter(code="ON").update(population=F("population") * 2)  # another process's edit
+    record_cache._advance("default")  # ...and its commit
+
+    after = api_get(reader, FISCAL_API)[1]
+    assert ontario(after)["lma_allocation"] != ontario(before)["lma_allocation"]
