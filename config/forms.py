@@ -5,32 +5,40 @@ people, the sources) that is most of a page's time. This renderer writes the sam
 select.html, select_option.html and attrs.html templates, and leaves every other widget to them.
 """
 
+from html import escape
+
 from django.forms.renderers import DjangoTemplates
-from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 
 SELECT = "django/forms/widgets/select.html"
 OPTION = "django/forms/widgets/select_option.html"
 
 
+def _text(value) -> str:
+    """As the template's autoescape: escaped unless already safe HTML."""
+    if hasattr(value, "__html__"):
+        return value.__html__()
+    return escape(str(value))
+
+
 def _attrs(attrs: dict) -> str:
     """As django/forms/widgets/attrs.html: False leaves the attribute out, True writes its name alone."""
     return "".join(
-        f" {conditional_escape(name)}" if value is True else f' {conditional_escape(name)}="{conditional_escape(str(value))}"'
+        f" {_text(name)}" if value is True else f' {_text(name)}="{_text(value)}"'
         for name, value in attrs.items()
         if value is not False
     )
 
 
 def _select(widget: dict) -> str:
-    parts = [f'<select name="{conditional_escape(widget["name"])}"{_attrs(widget["attrs"])}>']
+    parts = [f'<select name="{_text(widget["name"])}"{_attrs(widget["attrs"])}>']
     for group_name, options, _index in widget["optgroups"]:
         if group_name:
-            parts.append(f'\n  <optgroup label="{conditional_escape(group_name)}">')
+            parts.append(f'\n  <optgroup label="{_text(group_name)}">')
         for option in options:
             parts.append(
-                f'\n  <option value="{conditional_escape(str(option["value"]))}"{_attrs(option["attrs"])}>'
-                f'{conditional_escape(option["label"])}</option>'
+                f'\n  <option value="{_text(option["value"])}"{_attrs(option["attrs"])}>'
+                f'{_text(option["label"])}</option>'
             )
         if group_name:
             parts.append("\n  </optgroup>")

@@ -3,7 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from negotiations.models import Offer
+from grants.selectors import OfferChoice
 
 STATUS_QUO = "status-quo"
 
@@ -18,7 +18,7 @@ class CompareForm(forms.Form):
     a = forms.ChoiceField(label=_("Compare"))
     b = forms.ChoiceField(label=_("with"))
 
-    def __init__(self, params, *, offers: list[Offer]):
+    def __init__(self, params, *, offers: list[OfferChoice]):
         self.offers = {offer.slug: offer for offer in offers}
         newest_first = list(offers)
         a, b = params.get("a") or "", params.get("b") or ""
@@ -26,7 +26,7 @@ class CompareForm(forms.Form):
             a, b = _default_pair(newest_first)
         elif not a:
             answered = self.offers.get(b)
-            a = answered.responds_to.slug if answered and answered.responds_to_id else STATUS_QUO
+            a = answered.responds_to if answered and answered.responds_to else STATUS_QUO
         elif not b:
             b = _counterpart_of(a, newest_first)
         super().__init__({"a": a, "b": b})
@@ -39,15 +39,11 @@ class CompareForm(forms.Form):
                 "There is no offer “%(value)s”. Pick one from the list."
             )
 
-    def chosen(self, name: str) -> Offer | None:
-        """The offer picked for ``name`` ("a" or "b"), or None for the status quo."""
-        return self.offers.get(self.cleaned_data[name])
 
-
-def _default_pair(newest_first: list[Offer]) -> tuple[str, str]:
+def _default_pair(newest_first: list[OfferChoice]) -> tuple[str, str]:
     for offer in newest_first:
-        if offer.responds_to_id:
-            return offer.responds_to.slug, offer.slug
+        if offer.responds_to:
+            return offer.responds_to, offer.slug
     if len(newest_first) >= 2:
         return newest_first[1].slug, newest_first[0].slug
     if newest_first:
@@ -55,9 +51,9 @@ def _default_pair(newest_first: list[Offer]) -> tuple[str, str]:
     return STATUS_QUO, STATUS_QUO
 
 
-def _counterpart_of(a: str, newest_first: list[Offer]) -> str:
+def _counterpart_of(a: str, newest_first: list[OfferChoice]) -> str:
     for offer in newest_first:
-        if offer.responds_to_id and offer.responds_to.slug == a:
+        if offer.responds_to == a:
             return offer.slug
     for offer in newest_first:
         if offer.slug != a:

@@ -134,16 +134,18 @@ def fiscal_csv(request, slug):
 def compare_page(request):
     """Two offers (or the status quo) side by side, with b − a nationally and by P/T."""
     def build():
-        offers = list(selectors.offers_with_terms())
-        form = CompareForm(request.GET, offers=offers)
+        # The pickers need every offer's name; only the two compared need their terms.
+        form = CompareForm(request.GET, offers=list(selectors.offer_choices()))
         context = {"form": form, "comparison": None, "problems": (), "a": None, "b": None,
                    "swap_url": None}
         if not form.is_valid():
             return {**context, "status": 400}
 
+        slugs = {form.cleaned_data["a"], form.cleaned_data["b"]}
+        with_terms = {offer.slug: offer for offer in selectors.offers_with_terms().filter(slug__in=slugs)}
         effects, problems = {}, []
         for side in ("a", "b"):
-            offer = form.chosen(side)
+            offer = with_terms.get(form.cleaned_data[side])
             context[side] = offer
             if offer is None:
                 effects[side] = selectors.status_quo_effect()
