@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from negotiations import offer_selectors, selectors
+from negotiations.cached_pages import render_page
 from negotiations.offer_forms import OfferFilterForm, OfferForm
 from negotiations.services import offers as services
 
@@ -36,11 +37,17 @@ def _render_region(request, template: str, region: str, context: dict, **kwargs)
 
 @require_safe
 def offer_list(request):
-    filters = OfferFilterForm(request.GET)
-    filters.is_valid()
-    offers = selectors.offer_list(**filters.filters())
-    page = Paginator(offers, LIST_PAGE_SIZE).get_page(request.GET.get("page"))
-    return _render_region(request, "negotiations/offer_list.html", "results", {"filters": filters, "page": page})
+    def build():
+        filters = OfferFilterForm(request.GET)
+        filters.is_valid()
+        offers = selectors.offer_list(**filters.filters())
+        return {"filters": filters, "page": Paginator(offers, LIST_PAGE_SIZE).get_page(request.GET.get("page"))}
+
+    region = "results" if request.htmx and not request.htmx.history_restore_request else None
+    response = render_page(request, "negotiations/offer_list.html", build, region=region,
+                           perms=["negotiations.add_offer"])
+    patch_vary_headers(response, ("HX-Request",))
+    return response
 
 
 @require_safe

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from negotiations import record, search as record_search, selectors
+from negotiations.cached_pages import render_page
 from negotiations.forms import PositionForm, SearchForm, StatementFilterForm, StatementForm
 from negotiations.models import Statement
 from negotiations.services import record as services
@@ -31,8 +32,8 @@ def _render_region(request, template: str, region: str, context: dict):
 
 @require_safe
 def meeting_list(request):
-    page = Paginator(record.meeting_list(), LIST_PAGE_SIZE).get_page(request.GET.get("page"))
-    return render(request, "negotiations/meeting_list.html", {"page": page})
+    return render_page(request, "negotiations/meeting_list.html",
+                       lambda: {"page": Paginator(record.meeting_list(), LIST_PAGE_SIZE).get_page(request.GET.get("page"))})
 
 
 @require_safe
@@ -45,8 +46,8 @@ def meeting_detail(request, slug):
 
 @require_safe
 def person_list(request):
-    page = Paginator(record.person_list(), LIST_PAGE_SIZE).get_page(request.GET.get("page"))
-    return render(request, "negotiations/person_list.html", {"page": page})
+    return render_page(request, "negotiations/person_list.html",
+                       lambda: {"page": Paginator(record.person_list(), LIST_PAGE_SIZE).get_page(request.GET.get("page"))})
 
 
 @require_safe
@@ -59,8 +60,8 @@ def person_detail(request, slug):
 
 @require_safe
 def source_list(request):
-    page = Paginator(record.source_list(), LIST_PAGE_SIZE).get_page(request.GET.get("page"))
-    return render(request, "negotiations/source_list.html", {"page": page})
+    return render_page(request, "negotiations/source_list.html",
+                       lambda: {"page": Paginator(record.source_list(), LIST_PAGE_SIZE).get_page(request.GET.get("page"))})
 
 
 @require_safe
