@@ -154,6 +154,13 @@ CACHES = {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",
         "LOCATION": "shared_cache",
     },
+    # The parts of base.html that vary only with the language and the address ({% cache %} tags).
+    "template_fragments": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "fpt-frame",
+        "TIMEOUT": None,
+        "OPTIONS": {"MAX_ENTRIES": 2000},
+    },
     # What the read pages render, per process, under the record's version (negotiations.record_cache).
     "record": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
