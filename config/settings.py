@@ -166,7 +166,7 @@ CACHES = {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "fpt-record",
         "TIMEOUT": None,
-        "OPTIONS": {"MAX_ENTRIES": int(os.environ.get("RECORD_CACHE_ENTRIES", "1000"))},
+        "OPTIONS": {"MAX_ENTRIES": int(os.environ.get("RECORD_CACHE_ENTRIES", "500"))},
     },
 }
 # Off (RECORD_CACHE=false) renders every page afresh.

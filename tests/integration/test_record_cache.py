@@ -14,22 +14,24 @@ version). What is checked here is what a reader sees:
   the reference data the fiscal figures use.
 
 An ordinary test runs inside a transaction that never commits, and the cache steps aside as soon as
-such a transaction has written; so these tests commit for real (``transaction=True``). They restore
-the data the migrations create (the groups, the version row) with ``serialized_rollback``. They
-never depend on the version's value, only on its moving.
+such a transaction has written; so these tests commit for real (``transaction=True``). The flush
+after a transactional test empties what the migrations created: each test puts the groups back with
+the migration's own function, and the version row comes back with the first write. The tests never
+depend on the version's value, only on its moving.
 """
 
 import contextlib
 import io
 import json
 import re
+from importlib import import_module
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.management import call_command
-from django.core.management.sql import emit_post_migrate_signal
-from django.db import DEFAULT_DB_ALIAS, connection, transaction
+from django.db import connection, transaction
+from django.db.migrations.loader import MigrationLoader
 from django.db.models import F
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -39,7 +41,7 @@ from grants.selectors import forget_reference_data
 from negotiations import record_cache
 from negotiations.models import Jurisdiction, Negotiation, Position
 
-pytestmark = pytest.mark.django_db(transaction=True, serialized_rollback=True)
+pytestmark = pytest.mark.django_db(transaction=True)
 
 HOME = "/"
 TIMELINE = "/jurisdictions/ON/"
@@ -54,19 +56,18 @@ CSRF_TOKEN = re.compile(r'("X-CSRFToken": "|name="csrfmiddlewaretoken" value=")[
 RECORD_TABLE = re.compile(r'\b"?(negotiations|grants)_(?!recordversion\b)\w+', re.IGNORECASE)
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _permissions_back_afterwards(django_db_setup, django_db_blocker):
-    """With serialized_rollback, each test's closing flush skips post_migrate (the next test restores
-    the data instead), so the last one leaves no content types or permissions behind. Put them back
-    for the transactional tests that run after this module, as a plain transactional test would."""
-    yield
+@pytest.fixture(scope="module")
+def migration_apps(django_db_setup, django_db_blocker):
+    """The models as the migrations leave them, for the groups migration's own function."""
     with django_db_blocker.unblock():
-        emit_post_migrate_signal(verbosity=0, interactive=False, db=DEFAULT_DB_ALIAS)
+        return MigrationLoader(connection).project_state().apps
 
 
 @pytest.fixture(autouse=True)
-def cjg():
-    """The Canada Job Grant data set, committed; the reference data read afresh."""
+def cjg(migration_apps):
+    """The groups (Viewer, Editor, Admin) and the Canada Job Grant data set, committed; the reference
+    data read afresh."""
+    import_module("negotiations.migrations.0002_groups").create_groups(migration_apps, None)
     forget_reference_data()
     call_command("load_cjg", stdout=io.StringIO())
     yield
