@@ -102,8 +102,8 @@ def _on_change(sender, using=DEFAULT_DB_ALIAS, **kwargs) -> None:
 
 
 def connect_signals() -> None:
-    for signal in (post_save, post_delete, m2m_changed):
-        signal.connect(_on_change, dispatch_uid=f"record-cache-{signal!r}")
+    for name, signal in (("save", post_save), ("delete", post_delete), ("m2m", m2m_changed)):
+        signal.connect(_on_change, dispatch_uid=f"record-cache-{name}")
 
 
 def cached(parts: tuple[Hashable, ...], build: Callable[[], T]) -> T:
