@@ -6,6 +6,7 @@ from decimal import Decimal
 
 import pytest
 from django.core.management import get_commands
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from grants import selectors
@@ -58,9 +59,14 @@ def fiscal_data(request, transactional_db):
     selectors.forget_reference_data()
 
 
-def chart_drawn(page, data_id: str) -> bool:
+def chart_drawn(page, data_id: str, timeout_ms: int = 5000) -> bool:
+    """The chart fed by ``data_id`` is drawn, now or within ``timeout_ms`` (charts are drawn after a swap settles)."""
     canvas = f"document.querySelector('canvas[data-chart-data={data_id}]')"
-    return page.evaluate(f"!!(window.Chart && Chart.getChart({canvas}))")
+    try:
+        page.wait_for_function(f"!!(window.Chart && Chart.getChart({canvas}))", timeout=timeout_ms)
+    except PlaywrightTimeoutError:
+        return False
+    return True
 
 
 def no_favicon(page):
