@@ -6,7 +6,6 @@ from decimal import Decimal
 
 import pytest
 from django.core.management import get_commands
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from grants import selectors
@@ -61,12 +60,13 @@ def fiscal_data(request, transactional_db):
 
 def chart_drawn(page, data_id: str, timeout_ms: int = 5000) -> bool:
     """The chart fed by ``data_id`` is drawn, now or within ``timeout_ms`` (charts are drawn after a swap settles)."""
+    # Polled from here: wait_for_function evaluates a string, which the page's CSP (no unsafe-eval) refuses.
     canvas = f"document.querySelector('canvas[data-chart-data={data_id}]')"
-    try:
-        page.wait_for_function(f"!!(window.Chart && Chart.getChart({canvas}))", timeout=timeout_ms)
-    except PlaywrightTimeoutError:
-        return False
-    return True
+    for _ in range(timeout_ms // 50):
+        if page.evaluate(f"!!(window.Chart && Chart.getChart({canvas}))"):
+            return True
+        page.wait_for_timeout(50)
+    return False
 
 
 def no_favicon(page):
