@@ -35,12 +35,15 @@ def render_page(
     *,
     region: str | None = None,
     perms: Iterable[str] = (),
+    cacheable: bool = True,
 ) -> HttpResponse:
     """The page (or, with ``region``, that partial alone) from the context ``build()`` returns.
 
     ``build`` runs only when nothing is cached for this address at this record version; it may set
     ``status`` in the context it returns (a refused filter, say). ``perms`` lists the permissions the
     template's cached parts look at. An exception in ``build`` (Http404) is raised, not cached.
+    ``cacheable=False`` renders afresh: for a reader whose part of the page carries a form with their
+    CSRF token.
     """
     perms = tuple(perms)
 
@@ -55,7 +58,7 @@ def render_page(
             "status": status,
         }
 
-    page = record_cache.cached(("page", *_key(request, template, region, perms)), rendered)
+    page = record_cache.cached(("page", *_key(request, template, region, perms)), rendered) if cacheable else rendered()
     if region:
         return HttpResponse(page["content"], status=page["status"])
     return render(request, template, {"page": page}, status=page["status"])

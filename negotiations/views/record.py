@@ -74,11 +74,21 @@ def source_detail(request, slug):
 
 @require_safe
 def statement_list(request):
-    filters = StatementFilterForm(request.GET)
-    filters.is_valid()
-    statements = record.statement_list(**filters.filters())
-    page = Paginator(statements, STATEMENT_PAGE_SIZE).get_page(request.GET.get("page"))
-    return _render_region(request, "negotiations/statement_list.html", "results", {"filters": filters, "page": page})
+    def build():
+        filters = StatementFilterForm(request.GET)
+        filters.is_valid()
+        statements = record.statement_list(**filters.filters())
+        return {"filters": filters, "page": Paginator(statements, STATEMENT_PAGE_SIZE).get_page(request.GET.get("page"))}
+
+    region = "results" if request.htmx and not request.htmx.history_restore_request else None
+    response = render_page(
+        request, "negotiations/statement_list.html", build, region=region,
+        perms=["negotiations.add_statement", "negotiations.add_position"],
+        # An editor's list has a "Retract" form with their CSRF token under each statement.
+        cacheable=not request.user.has_perm("negotiations.change_statement"),
+    )
+    patch_vary_headers(response, ("HX-Request",))
+    return response
 
 
 @login_required

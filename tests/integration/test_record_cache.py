@@ -348,3 +348,20 @@ def test_populations_written_elsewhere_are_used_once_the_version_moves(reader):
 
     after = api_get(reader, FISCAL_API)[1]
     assert ontario(after)["lma_allocation"] != ontario(before)["lma_allocation"]
+
+
+def test_an_editors_statement_list_is_rendered_for_them_alone():
+    """Each statement in an editor's list has a Retract form carrying their CSRF token: never cached."""
+    viewer = login("viewer", group="Viewer")
+    editor = login("editor", group="Editor")
+
+    _, first_viewer_reads = record_queries(viewer, "/statements/")
+    _, second_viewer_reads = record_queries(viewer, "/statements/")
+    editor_page, _ = record_queries(editor, "/statements/")
+    _, second_editor_reads = record_queries(editor, "/statements/")
+
+    assert first_viewer_reads and second_viewer_reads == []
+    assert "Retract" not in fetch(viewer, "/statements/")[0]
+    assert "Retract" in editor_page
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', editor_page)
+    assert token and second_editor_reads, "the editor's list is rendered afresh each time"
