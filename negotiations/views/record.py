@@ -38,10 +38,13 @@ def meeting_list(request):
 
 @require_safe
 def meeting_detail(request, slug):
-    meeting = record.meeting_detail(slug=slug)
-    if meeting is None:
-        raise Http404(_("No meeting is recorded under this address."))
-    return render(request, "negotiations/meeting.html", {"meeting": meeting})
+    def build():
+        meeting = record.meeting_detail(slug=slug)
+        if meeting is None:
+            raise Http404(_("No meeting is recorded under this address."))
+        return {"meeting": meeting}
+
+    return render_page(request, "negotiations/meeting.html", build)
 
 
 @require_safe
@@ -52,10 +55,13 @@ def person_list(request):
 
 @require_safe
 def person_detail(request, slug):
-    person = record.person_detail(slug=slug)
-    if person is None:
-        raise Http404(_("No person is recorded under this address."))
-    return render(request, "negotiations/person.html", {"person": person})
+    def build():
+        person = record.person_detail(slug=slug)
+        if person is None:
+            raise Http404(_("No person is recorded under this address."))
+        return {"person": person}
+
+    return render_page(request, "negotiations/person.html", build, perms=["negotiations.add_statement"])
 
 
 @require_safe
@@ -66,10 +72,13 @@ def source_list(request):
 
 @require_safe
 def source_detail(request, slug):
-    source = record.source_detail(slug=slug)
-    if source is None:
-        raise Http404(_("No source is recorded under this address."))
-    return render(request, "negotiations/source.html", {"source": source})
+    def build():
+        source = record.source_detail(slug=slug)
+        if source is None:
+            raise Http404(_("No source is recorded under this address."))
+        return {"source": source}
+
+    return render_page(request, "negotiations/source.html", build)
 
 
 @require_safe
