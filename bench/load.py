@@ -257,20 +257,11 @@ def preview_body() -> str:
 
 
 PT_CODES = ("NL", "PE", "NS", "NB", "QC", "ON", "MB", "SK", "AB", "BC", "YT", "NT", "NU")
-# Every field of the offer form (negotiations.offer_forms.OfferForm), which htmx posts whole to
-# grants:preview; the CSRF token travels in the X-CSRFToken header instead of the hidden field.
+# What htmx posts from the offer form (negotiations.offer_forms.OfferForm) to grants:preview: every
+# field of the terms, empty ones included, and not the record's own fields (title, date, sources...),
+# which the form's hx-params leaves out; the CSRF token travels in the X-CSRFToken header.
 PREVIEW_FIELDS: dict[str, str] = {
-    "title": "Budget 2013 proposal, as typed",
-    "slug": "",
-    "negotiation": "canada-job-grant",
-    "tabled_by": "CA",
-    "tabled_on": "2013-03-21",
-    "date_precision": "day",
-    "status": "tabled",
     "responds_to": "",
-    "meeting": "",
-    "summary": "",
-    "version": "",
     "max_grant": "15000",
     "federal_amount": "5000",
     "provincial_amount": "5000",

@@ -1,41 +1,53 @@
 """The live fiscal preview of the offer form: what the terms being typed would cost, before anything is saved.
 
 The offer form (negotiations) posts itself here whenever a field changes; this
-view parses the same form (``negotiations.offer_forms.OfferTermsForm``), builds
-the engine's Terms and answers with the content of the ``#fiscal-preview``
-region. Terms that do not add up are shown as the form's own messages instead
-of numbers, always with status 200 so htmx swaps them in.
+view parses the same form (``negotiations.offer_forms.OfferTermsForm``, through
+a parser class whose fields are built once), builds the engine's Terms and
+answers with the content of the ``#fiscal-preview`` region. Terms that do not
+add up are shown as the form's own messages instead of numbers, always with
+status 200 so htmx swaps them in.
+
+The preview is a read: it computes from the numbers posted and the reference
+data, as the fiscal page's scenario controls do, and writes nothing. So whoever
+may read the record may use it (everyone, unless READ_REQUIRES_LOGIN is set),
+and it loads neither the session nor the user. It reads the record's version
+(one query) and keeps, per process until the record changes, the parser, the
+reference data and the effect of each offer answered.
 """
 
+import functools
 import logging
 from dataclasses import dataclass
-from decimal import Decimal
 
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
-from django.shortcuts import render
+from django.http import HttpResponse
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from grants import fiscal
+from grants import fiscal, preview_html
+from grants.presentation import Numbers, numbers
 from grants.selectors import engine_terms, fiscal_effect, offers_with_terms, reference_data
-from negotiations.offer_forms import OfferTermsForm
+from negotiations import record_cache
+from negotiations.offer_forms import OfferTermsForm, terms_parser
 from negotiations.terms import FUNDING_SOURCES
 
 logger = logging.getLogger(__name__)
 
 MOST_AFFECTED = 5
-PERMISSIONS = ("negotiations.add_offer", "negotiations.change_offer")
+# How long the preview may compute with what this process keeps before it reads the record's
+# version again: a commit made by another process shows in the preview within this many seconds
+# (one made by this process, at once).
+FRESH_FOR = 1.0
 
-# The national lines the preview shows, in order, and whether each is a count or money.
+# The national lines the preview shows, in order (trainees are a count, the rest money).
 LINES = (
-    ("trainees", _("Trainees"), "count"),
-    ("federal_cost", _("Federal cost"), "money"),
-    ("provincial_cost", _("Provincial and territorial cost"), "money"),
-    ("employer_cost", _("Employer cost"), "money"),
-    ("lma_diverted", _("Taken from the LMA"), "money"),
-    ("lmda_redirected", _("Taken from the LMDA"), "money"),
-    ("provinces_need", _("Provinces and territories must find"), "money"),
+    ("trainees", _("Trainees")),
+    ("federal_cost", _("Federal cost")),
+    ("provincial_cost", _("Provincial and territorial cost")),
+    ("employer_cost", _("Employer cost")),
+    ("lma_diverted", _("Taken from the LMA")),
+    ("lmda_redirected", _("Taken from the LMDA")),
+    ("provinces_need", _("Provinces and territories must find")),
 )
 
 # Engine field names (grants.fiscal.Terms) as the form calls them, so its messages name the form's fields.
@@ -55,32 +67,21 @@ _GROUP_LABELS = {
 
 @dataclass(frozen=True)
 class Line:
+    """One national line, as shown: its value, and its change from the offer answered."""
+
     name: str
     label: str
-    kind: str  # count or money
-    value: int | Decimal
-    difference: int | Decimal | None = None  # from the offer answered; None when it answers none
-
-    @property
-    def direction(self) -> str:
-        if not self.difference:
-            return "same"
-        return "up" if self.difference > 0 else "down"
-
-    @property
-    def magnitude(self) -> int | Decimal | None:
-        """The size of the difference; ``direction`` gives its sign."""
-        return None if self.difference is None else abs(self.difference)
+    value: str
+    change: str | None = None  # signed; None when the terms answer no offer
+    direction: str = "same"  # up, down or same
 
 
 @dataclass(frozen=True)
 class Affected:
     code: str
     name: str
-    trainees: int
-    provinces_need: Decimal
-    lma_diverted: Decimal
-    provincial_new_money: Decimal
+    provinces_need: str
+    lma_diverted: str
 
 
 @dataclass(frozen=True)
@@ -91,55 +92,79 @@ class Problem:
 
 @require_POST
 def preview(request):
-    if not any(request.user.has_perm(permission) for permission in PERMISSIONS):
-        if not request.user.is_authenticated and not request.htmx:
-            return redirect_to_login(request.get_full_path())
-        raise PermissionDenied
-    form = OfferTermsForm(request.POST)
-    # The offer answered comes with its terms rows, in the query that validates the choice.
-    form.fields["responds_to"].queryset = offers_with_terms()
-    return render(request, "grants/_preview.html", _preview_context(form))
+    version = record_cache.refresh(max_age=FRESH_FOR)
+    parser = record_cache.kept(version, "offer-terms-parser", terms_parser)
+    return HttpResponse(_region(parser(request.POST), version))
 
 
-def _preview_context(form: OfferTermsForm) -> dict:
+def _region(form: OfferTermsForm, version: int | None) -> str:
+    """The region's HTML: the figures for the terms posted, or the problems that keep them from adding up."""
     if not form.is_valid():
-        return {"problems": _form_problems(form)}
+        return preview_html.problems_html(_form_problems(form))
     try:
         effect = fiscal.compute(engine_terms(form.terms()), reference_data())
     except fiscal.InvalidTerms as error:
         # Rules only the engine knows (a scale larger than the program's envelope, say).
-        return {"problems": [
+        return preview_html.problems_html([
             Problem(_label(form, _ENGINE_FIELDS.get(e.field, e.field)), e.message) for e in error.errors
-        ]}
+        ])
     except (ValueError, ArithmeticError):
         # The preview must answer whatever is typed; a failure here is a bug to look into, not a 500.
         logger.exception("fiscal preview failed")
-        return {"problems": [Problem(None, _("These terms cannot be computed. Check the amounts."))]}
+        return preview_html.problems_html([Problem(None, _("These terms cannot be computed. Check the amounts."))])
 
     answered = form.cleaned_data.get("responds_to")
     comparison = None
     if answered is not None:
-        try:
-            comparison = fiscal.compare(fiscal_effect(answered), effect)
-        except (ValueError, ArithmeticError):
-            logger.warning("the offer answered (%s) has terms the engine refuses", answered.slug)
+        # Every keystroke of a counter-offer compares with the same offer: its effect is kept.
+        answered_effect = record_cache.kept(version, ("offer-effect", answered.slug),
+                                            lambda: _saved_effect(answered.slug))
+        if answered_effect is not None:
+            try:
+                comparison = fiscal.compare(answered_effect, effect)
+            except ValueError:  # computed over other provinces and territories than these terms
+                logger.warning("the offer answered (%s) cannot be compared with these terms", answered.slug)
     names = {j.code: j.name_en for j in form.provinces}
     ranked = sorted(effect.by_jurisdiction, key=lambda lines: (-lines.provinces_need, lines.code))
-    return {
-        "effect": effect,
-        "answered": answered if comparison is not None else None,
-        "lines": [
-            Line(name, label, kind, getattr(effect.national, name),
-                 getattr(comparison.national, name) if comparison is not None else None)
-            for name, label, kind in LINES
-        ],
-        "most_affected": [
-            Affected(lines.code, names.get(lines.code, lines.code), lines.trainees, lines.provinces_need,
-                     lines.lma_diverted, lines.provincial_new_money)
+    write = numbers()
+    return preview_html.figures_html(
+        fiscal_year=effect.scenario.fiscal_year,
+        answered_title=answered.title if comparison is not None else None,
+        lines=[_line(write, name, label, effect.national, comparison) for name, label in _line_labels(get_language())],
+        most_affected=[
+            Affected(lines.code, names.get(lines.code, lines.code), write.money(lines.provinces_need),
+                     write.money(lines.lma_diverted))
             for lines in ranked[:MOST_AFFECTED]
             if lines.provinces_need > 0
         ],
-    }
+    )
+
+
+@functools.lru_cache(maxsize=8)
+def _line_labels(language: str | None) -> tuple[tuple[str, str], ...]:
+    """LINES with their labels translated into ``language`` (the active one), once per process."""
+    return tuple((name, str(label)) for name, label in LINES)
+
+
+def _line(write: Numbers, name: str, label, national: fiscal.Lines, comparison: fiscal.Comparison | None) -> Line:
+    value = write.line(name, getattr(national, name))
+    if comparison is None:
+        return Line(name, label, value)
+    difference = getattr(comparison.national, name)
+    direction = "up" if difference > 0 else "down" if difference < 0 else "same"
+    return Line(name, label, value, write.change(name, difference), direction)
+
+
+def _saved_effect(slug: str) -> fiscal.Effect | None:
+    """The effect of a saved offer, or None when its stored terms cannot be computed."""
+    offer = offers_with_terms().filter(slug=slug).first()
+    if offer is None:  # deleted since the form checked it
+        return None
+    try:
+        return fiscal_effect(offer)
+    except (ValueError, ArithmeticError):
+        logger.warning("the offer answered (%s) has terms the engine refuses", slug)
+        return None
 
 
 def _form_problems(form: OfferTermsForm) -> list[Problem]:

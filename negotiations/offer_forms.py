@@ -7,7 +7,9 @@ The terms are checked with ``negotiations.terms.check_terms``, the rule set
 the admin uses, and each message is attached to the field it names.
 
 ``OfferTermsForm`` holds the terms alone: the live fiscal preview (a
-``grants`` view) parses the same posted form with it, so both agree.
+``grants`` view) parses the same posted form with it, so both agree. It does
+so through ``terms_parser()``, a class of that form whose fields are built once
+and shared by every instance, since a form that is only read need not copy them.
 Choices are named by readable keys (slugs and codes), so a link such as
 ``/offers/new?negotiation=canada-job-grant&tabled_by=CA`` can fill the form in.
 """
@@ -17,6 +19,7 @@ import re
 from decimal import Decimal
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.forms.utils import ErrorList
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
@@ -106,11 +109,9 @@ class OfferTermsForm(forms.Form):
         help_text=_("How the sources were read where they leave a term open."),
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, jurisdictions: list[Jurisdiction] | None = None, **kwargs):
         super().__init__(*args, **kwargs)
-        # One query for every government: the treatment fields need the P/Ts, "tabled by" all of them.
-        self.jurisdictions = list(Jurisdiction.objects.only("pk", "code", "name_en", "kind", "order"))
-        self.provinces = [j for j in self.jurisdictions if j.kind != Jurisdiction.Kind.FEDERAL]
+        self._set_jurisdictions(jurisdictions)
         for payer, programs in PAYER_PROGRAMS.items():
             for program in programs:
                 self.fields[program_field(payer, program)] = _money_field(
@@ -138,6 +139,13 @@ class OfferTermsForm(forms.Form):
             )
         self._describe_errors()
 
+    def _set_jurisdictions(self, jurisdictions: list[Jurisdiction] | None) -> None:
+        # One query for every government: the treatment fields need the P/Ts, "tabled by" all of them.
+        if jurisdictions is None:
+            jurisdictions = list(Jurisdiction.objects.only("pk", "code", "name_en", "kind", "order"))
+        self.jurisdictions = jurisdictions
+        self.provinces = [j for j in jurisdictions if j.kind != Jurisdiction.Kind.FEDERAL]
+
     def _describe_errors(self):
         # Every widget points at its error slot, which live validation fills in without re-rendering the input.
         for name, field in self.fields.items():
@@ -156,7 +164,7 @@ class OfferTermsForm(forms.Form):
         sources = self._source_rows(cleaned_data)
         if any(amount is None for _payer, _program, amount in sources):
             return cleaned_data
-        terms = self._terms(cleaned_data)
+        self._checked_terms = terms = self._terms(cleaned_data)
         for problem in terms.problems():
             self.add_term_error(problem.field, problem.message)
         return cleaned_data
@@ -240,7 +248,7 @@ class OfferTermsForm(forms.Form):
 
     def terms(self) -> OfferTerms:
         """The terms as one value; call after is_valid() returned True."""
-        return self._terms(self.cleaned_data)
+        return self._checked_terms  # as clean() read and checked them
 
     # -- display helpers (the template only displays)
 
@@ -298,6 +306,51 @@ class OfferTermsForm(forms.Form):
             errors = self.errors.get(name, self.error_class()) if shown else self.error_class()
             slots.append((self.slot_id(name), errors))
         return slots
+
+
+class _SharedFields(dict):
+    """A form class's fields that its instances share instead of copying.
+
+    Django gives each form instance a deep copy of its class's fields, so that a view may change
+    one form's fields (a queryset, a widget's choices) without touching the next; for the 50-odd
+    fields of the terms that copy costs more than all the rest of a preview. Parsing and cleaning
+    change no field, so a form that is only read can share them: this mapping's deep copy is a
+    shallow one.
+    """
+
+    def __deepcopy__(self, memo):
+        return dict(self)
+
+
+def terms_parser(jurisdictions: list[Jurisdiction] | None = None) -> type[OfferTermsForm]:
+    """A class of ``OfferTermsForm`` for reading posted terms only, with the fields of these
+    governments (by default, every one in the database: one query) built now, once.
+
+    Its instances parse and clean exactly as ``OfferTermsForm`` does, through the same fields and
+    rules, but share their fields, which nobody may change. Build one per set of governments and
+    keep it (the live preview keeps it until the record changes).
+    """
+    template = OfferTermsForm(jurisdictions=jurisdictions)
+    jurisdictions, fields = template.jurisdictions, _SharedFields(template.fields)
+
+    class OfferTermsParser(OfferTermsForm):
+        def __init__(self, data):
+            # The fields are built: only what Django's own forms set up per instance is left to do.
+            forms.Form.__init__(self, data)
+            self._set_jurisdictions(jurisdictions)
+
+        def _clean_fields(self):
+            # Django's own, without a BoundField made for each of the 50-odd fields only to read its
+            # value: no field of the terms is disabled, a file, or has a clean_<name> method.
+            for name, field in self.fields.items():
+                try:
+                    value = field.widget.value_from_datadict(self.data, self.files, self.add_prefix(name))
+                    self.cleaned_data[name] = field.clean(value)
+                except ValidationError as error:
+                    self.add_error(name, error)
+
+    OfferTermsParser.base_fields = fields  # after the class is made: Django's metaclass sets base_fields
+    return OfferTermsParser
 
 
 class OfferForm(OfferTermsForm):
@@ -375,6 +428,13 @@ class OfferForm(OfferTermsForm):
 
     def clean_title(self):
         return self.cleaned_data["title"].strip()
+
+    @property
+    def preview_params(self) -> str:
+        """htmx's ``hx-params`` for the live preview: every field but those of the record alone (and the
+        CSRF token, which htmx sends as a header), which the preview does not read."""
+        unread = [name for name in self.declared_fields if name not in OfferTermsForm.declared_fields]
+        return "not " + ",".join([*unread, "csrfmiddlewaretoken"])
 
     def record(self) -> dict:
         """The offer's own fields, as the services take them; call after is_valid() returned True."""

@@ -14,9 +14,15 @@ transaction showed is never kept.
 Reading the version is one query of one row per request that uses the cache. When a process sees a
 version it has not seen before, it empties its cache and calls the functions registered with
 ``on_new_version`` (other per-process caches, such as the engine's reference data, drop their copy).
+
+Two stores: ``cached`` keeps rendered pages in a bounded Django cache (values are copied in and out);
+``kept`` keeps Python objects as they are (a form class, an offer's computed effect) for code that
+reads the version itself with ``refresh``.
 """
 
 import hashlib
+import math
+import time
 from collections.abc import Callable, Hashable
 from typing import TypeVar
 
@@ -34,6 +40,9 @@ T = TypeVar("T")
 
 _listeners: list[Callable[[], None]] = []
 _last_seen: dict[str, int] = {}
+_read_at: dict[str, float] = {}  # when this process last read each database's version (monotonic)
+# key -> (version, object): what ``kept`` holds, emptied with the rest.
+_kept: dict[Hashable, tuple[int, object]] = {}
 
 
 def on_new_version(func: Callable[[], None]) -> Callable[[], None]:
@@ -44,6 +53,7 @@ def on_new_version(func: Callable[[], None]) -> Callable[[], None]:
 
 def _forget_everything() -> None:
     _cache().clear()
+    _kept.clear()
     for listener in _listeners:
         listener()
 
@@ -106,18 +116,35 @@ def connect_signals() -> None:
         signal.connect(_on_change, dispatch_uid=f"record-cache-{name}")
 
 
+def refresh(using: str = DEFAULT_DB_ALIAS, *, max_age: float = 0.0) -> int | None:
+    """Read the record's version (one query); when this process has not seen it yet, drop everything
+    it keeps. Returns the version, or None when nothing may be kept or reused now: the cache is off,
+    or this transaction has written and may yet be rolled back.
+
+    ``max_age`` lets a caller that can live with it reuse the version this process read less than
+    that many seconds ago, without a query: what it keeps may then lag a commit made by another
+    process by up to ``max_age`` seconds (never one made by this process, which drops everything
+    the moment it writes)."""
+    if not settings.RECORD_CACHE or _uncommitted_change(using):
+        return None
+    now = time.monotonic()
+    if max_age and using in _last_seen and now - _read_at.get(using, -math.inf) < max_age:
+        return _last_seen[using]
+    version = current_version(using)
+    _read_at[using] = now
+    if _last_seen.get(using) != version:
+        _last_seen[using] = version
+        _forget_everything()  # what was kept belongs to an older record
+    return version
+
+
 def cached(parts: tuple[Hashable, ...], build: Callable[[], T]) -> T:
     """What ``build()`` returns for ``parts`` at the record's current version, built at most once per
     version and process. ``parts`` name everything the result depends on besides the record
     (the page, its query, the reader's permissions); the language is added here."""
-    if not settings.RECORD_CACHE:
+    version = refresh()
+    if version is None:
         return build()
-    if _uncommitted_change(DEFAULT_DB_ALIAS):
-        return build()  # what this transaction sees may yet be rolled back
-    version = current_version()
-    if _last_seen.get(DEFAULT_DB_ALIAS) != version:
-        _last_seen[DEFAULT_DB_ALIAS] = version
-        _forget_everything()  # what was cached belongs to an older record
     key = "r:" + hashlib.blake2b(repr((version, get_language(), parts)).encode(), digest_size=16).hexdigest()
     cache = _cache()
     found = cache.get(key)
@@ -125,4 +152,19 @@ def cached(parts: tuple[Hashable, ...], build: Callable[[], T]) -> T:
         return found
     value = build()
     cache.set(key, value)
+    return value
+
+
+def kept(version: int | None, key: Hashable, build: Callable[[], T]) -> T:
+    """The object ``build()`` returns for ``key``, built once and kept in this process while the record
+    stays at ``version`` (what ``refresh()`` returned for this request; None builds afresh). The object
+    itself is shared, not copied: it must not be changed by whoever uses it, nor depend on the language.
+    Keys must come from a bounded set (names, or the slugs of records that exist)."""
+    if version is None:
+        return build()
+    found = _kept.get(key)
+    if found is not None and found[0] == version:
+        return found[1]
+    value = build()
+    _kept[key] = (version, value)
     return value

@@ -81,8 +81,14 @@ def log_the_new_offer(page, live_server):
 def test_log_an_offer_watching_its_fiscal_effect(page, live_server, offer_data, editor_login, screenshot):
     no_favicon(page)
     editor_login(page)
+    previews = []  # the bodies the page posts to the preview
+    page.on("request", lambda request: previews.append(request.post_data or "")
+            if request.url.endswith("/grants/preview") else None)
     offer_url = log_the_new_offer(page, live_server)
     screenshot(page, "offer-page-1280")
+    # The preview gets the terms and the offer answered, not the record's own fields or the token.
+    assert any("federal_LMA=6000" in body and "responds_to=budget-2013" in body for body in previews)
+    assert not any(re.search(r"(^|&)(title|tabled_on|csrfmiddlewaretoken)=", body) for body in previews)
 
     page.goto(f"{live_server.url}/offers/new?from=budget-2013")
     expect(national(page, "trainees")).to_have_text("60,000")

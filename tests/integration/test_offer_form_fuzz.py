@@ -6,6 +6,9 @@ written every which way, NaN, huge exponents, other scripts' digits) or left out
 
 * the form is either valid, and then its terms add up (negotiations.terms.check_terms finds
   nothing, and the split and each payer's sources sum exactly), or it has errors; it never raises;
+* the live preview's parser (negotiations.offer_forms.terms_parser: the terms form with its fields
+  built once and shared by every instance) reads every post exactly as OfferTermsForm does: the
+  same errors, the same terms, and nothing carried over from one post to the next;
 * an editor posting it to /offers/new, to its live validation, and to the fiscal preview
   (grants:preview) never gets a 5xx; a save writes the offer with exactly its non-zero funding
   rows, and a refusal writes nothing (Offer and FundingSource rows are counted around each post).
@@ -30,7 +33,9 @@ from negotiations.offer_forms import (
     PAYER_PROGRAMS,
     PHASE_IN_ROWS,
     OfferForm,
+    OfferTermsForm,
     program_field,
+    terms_parser,
     treatment_field,
 )
 from negotiations.terms import check_terms
@@ -210,6 +215,31 @@ def test_form_is_valid_with_terms_that_add_up_or_has_errors(cjg, data):
     else:
         event("form with errors")
         assert form.errors
+
+
+@pytest.fixture
+def parser(cjg):
+    return terms_parser()  # one class for every example, as the preview keeps one per record version
+
+
+def _read(form) -> tuple:
+    """What a terms form read from a post: its errors as text, and its terms (None when invalid)."""
+    valid = form.is_valid()
+    errors = {name: [str(message) for message in messages] for name, messages in form.errors.items()}
+    terms = form.terms() if valid else None
+    answered = form.cleaned_data.get("responds_to") if valid else None
+    return errors, terms, answered
+
+
+@settings(max_examples=HUNT or 300, deadline=None, derandomize=not HUNT,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=POSTS)
+def test_the_preview_s_parser_reads_every_post_as_the_terms_form_does(parser, data):
+    post = as_querydict(data)
+    expected = _read(OfferTermsForm(post))
+    assert _read(parser(post)) == expected
+    assert _read(parser(post)) == expected  # a second parse of the same post, after other posts
+    event("valid" if expected[1] is not None else "with errors")
 
 
 @settings(max_examples=HUNT or 80, deadline=None, derandomize=not HUNT,

@@ -86,7 +86,12 @@ def test_editor_sees_the_form_and_anyone_sees_the_pages(client, budget, editor):
     client.force_login(editor)
     response = client.get(reverse("negotiations:offer_new"))
     assert response.status_code == 200
-    assert 'id="fiscal-preview"' in response.content.decode()
+    html = response.content.decode()
+    assert 'id="fiscal-preview"' in html
+    # The preview is posted the terms alone: htmx leaves out the record's own fields.
+    params = re.search(r'hx-post="/grants/preview" hx-params="not ([^"]+)"', html).group(1).split(",")
+    assert set(params) == {"title", "slug", "negotiation", "tabled_by", "tabled_on", "date_precision", "status",
+                           "meeting", "summary", "sources", "version", "csrfmiddlewaretoken"}
 
 
 def test_an_unknown_offer_is_404(client, budget, editor):

@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from grants.selectors import forget_reference_data
@@ -160,19 +161,49 @@ def test_a_tiny_draw_makes_many_trainees_without_failing(editor_client, budget):
     assert national(response)["trainees"] == "30,000,000,000"
 
 
-def test_anonymous_htmx_is_refused_with_403(client, budget):
-    assert client.post(URL, offer_post(), **HTMX).status_code == 403
+def test_anyone_who_may_read_may_preview_terms(client, budget):
+    # A preview writes nothing and shows what the public fiscal pages show: reads are public by default.
+    response = client.post(URL, offer_post(), **HTMX)
+    assert response.status_code == 200
+    assert national(response)["provinces_need"] == "$600,000,000"
+
+    client.force_login(user_with("view_offer", username="viewer"))
+    assert national(client.post(URL, offer_post(), **HTMX))["trainees"] == "60,000"
+    assert Offer.objects.count() == 1
 
 
-def test_anonymous_without_htmx_is_sent_to_log_in(client, budget):
-    response = client.post(URL, offer_post())
+def test_when_reads_require_a_login_anonymous_visitors_are_sent_to_log_in(client, budget, settings):
+    settings.READ_REQUIRES_LOGIN = True
+    response = client.post(URL, offer_post(), **HTMX)
     assert response.status_code == 302
     assert response.url.startswith(reverse("login"))
 
-
-def test_a_viewer_may_not_use_it(client, budget):
     client.force_login(user_with("view_offer", username="viewer"))
+    assert national(client.post(URL, offer_post(), **HTMX))["trainees"] == "60,000"
+
+
+def test_it_still_needs_the_csrf_token(budget):
+    client = Client(enforce_csrf_checks=True)
     assert client.post(URL, offer_post(), **HTMX).status_code == 403
+
+
+def test_titles_and_labels_are_escaped(editor_client, budget):
+    budget.title = '<script>alert("x")</script> & more'
+    budget.save()
+    html = editor_client.post(URL, offer_post(**DECEMBER_TERMS, responds_to="budget-2013"), **HTMX).content.decode()
+    assert "<script>" not in html
+    assert "Compared with “&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; more”" in html
+
+    html = editor_client.post(URL, offer_post(max_grant="<b>15000</b>"), **HTMX).content.decode()
+    assert "<b>" not in html and "<strong>Maximum grant per trainee:</strong> Enter a number." in html
+
+
+def test_figures_are_written_in_the_reader_s_language(editor_client, budget):
+    html = editor_client.post(URL, offer_post(), HTTP_ACCEPT_LANGUAGE="fr", **HTMX).content.decode()
+    # French groups digits with a (narrow) no-break space.
+    assert re.search(r'<tr data-line="trainees"[^>]*>\s*<th scope="row">[^<]*</th>\s*<td class="num">60\W000</td>',
+                     html)
+    assert "60,000" not in html
 
 
 def test_only_post_is_allowed(editor_client, budget):

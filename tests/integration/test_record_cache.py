@@ -11,7 +11,10 @@ version). What is checked here is what a reader sees:
   does not come from the cache;
 * RECORD_CACHE=False renders every request afresh; the fiscal-effect API is cached the same way;
 * the scale generator's bulk writes move the version too, and so does another process's edit of
-  the reference data the fiscal figures use.
+  the reference data the fiscal figures use;
+* the live preview, which keeps its parser and reference data and reads the version at most once
+  every ``FRESH_FOR`` seconds, costs no query once warm, shows this process's writes at once and
+  another process's once that time has passed.
 
 An ordinary test runs inside a transaction that never commits, and the cache steps aside as soon as
 such a transaction has written; so these tests commit for real (``transaction=True``). The flush
@@ -37,9 +40,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from grants import preview as preview_view
 from grants.selectors import forget_reference_data
 from negotiations import record_cache
 from negotiations.models import Jurisdiction, Negotiation, Position
+from tests.offer_world import offer_post
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -365,3 +370,70 @@ def test_an_editors_statement_list_is_rendered_for_them_alone():
     assert "Retract" in editor_page
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', editor_page)
     assert token and second_editor_reads, "the editor's list is rendered afresh each time"
+
+
+# 9. The live preview -----------------------------------------------------------------------------
+
+
+PREVIEW = "/grants/preview"
+
+
+def post_preview(client: Client, **overrides) -> tuple[str, list[str]]:
+    """The preview's HTML for Budget 2013's terms (with ``overrides``) and the SQL it ran."""
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(PREVIEW, offer_post(**overrides), HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    return response.content.decode(), [q["sql"] for q in queries]
+
+
+def must_find(html: str, code: str) -> str:
+    """What the preview's "most affected" table says ``code`` must find."""
+    return re.search(rf'<tr data-code="{code}">\s*<th scope="row">[^<]*</th>\s*<td class="num">([^<]*)</td>',
+                     html).group(1)
+
+
+def test_a_warm_preview_reads_nothing_from_the_database():
+    """It keeps its parser, the reference data and the answered offer's effect, and reads neither the
+    session nor the user: an editor's keystroke costs no query."""
+    editor = login("editor", group="Editor")
+    first, first_queries = post_preview(editor)
+    second, second_queries = post_preview(editor)
+
+    assert first_queries, "the first preview builds what it keeps"
+    assert second_queries == []
+    assert second == first and must_find(second, "ON").startswith("$")
+
+    _, answering = post_preview(editor, responds_to="budget-2013")
+    html, answering_again = post_preview(editor, responds_to="budget-2013")
+    assert len(answering) > 1
+    assert len(answering_again) == 1 and "negotiations_offer" in answering_again[0]  # the choice is checked
+    assert "Compared with “Budget 2013 proposal" in html
+
+
+def test_another_process_s_commit_shows_in_the_preview_once_it_is_fresh_no_more(monkeypatch):
+    reader = Client()
+    before, _ = post_preview(reader)
+    Jurisdiction.objects.filter(code="ON").update(population=F("population") * 2)  # another process's edit
+    record_cache._advance("default")  # ...and its commit
+
+    monkeypatch.setattr(preview_view, "FRESH_FOR", 3600.0)
+    stale, queries = post_preview(reader)
+    assert queries == [] and stale == before  # within FRESH_FOR, what this process keeps
+
+    monkeypatch.setattr(preview_view, "FRESH_FOR", 0.0)
+    after, queries = post_preview(reader)
+    assert any("recordversion" in sql for sql in queries)
+    assert must_find(after, "ON") != must_find(before, "ON")
+
+
+def test_a_write_in_this_process_shows_in_the_next_preview_at_once(monkeypatch):
+    monkeypatch.setattr(preview_view, "FRESH_FOR", 3600.0)
+    reader = Client()
+    before, _ = post_preview(reader)
+
+    ontario = Jurisdiction.objects.get(code="ON")
+    ontario.name_en = "Ontario, renamed here"
+    ontario.save()
+
+    assert "Ontario, renamed here" in post_preview(reader)[0]
+    assert "Ontario, renamed here" not in before

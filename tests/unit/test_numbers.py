@@ -1,0 +1,72 @@
+"""How figures are written (grants.presentation.Numbers): as Django's number_format writes them, in each language.
+
+Numbers looks the language's separators up once and formats with Python; Django's
+``number_format(value, decimal_pos=places, force_grouping=True)`` is the reference it must match,
+for counts and money, in English and in French (which groups with a no-break space and writes a
+decimal comma).
+"""
+
+from decimal import Decimal
+
+import pytest
+from django.utils import translation
+from django.utils.formats import number_format
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grants.presentation import format_change, format_count, format_money, numbers
+
+LANGUAGES = ["en", "fr"]
+MONEY = st.decimals(min_value=Decimal("-1e15"), max_value=Decimal("1e15"), places=2, allow_nan=False)
+ANY_DECIMAL = st.decimals(min_value=Decimal("-1e15"), max_value=Decimal("1e15"), allow_nan=False,
+                          allow_infinity=False)
+COUNTS = st.integers(min_value=-(10**15), max_value=10**15)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@settings(max_examples=300, derandomize=True)
+@given(value_places=st.one_of(
+    st.tuples(st.one_of(COUNTS, MONEY.map(abs), ANY_DECIMAL.map(abs)), st.sampled_from([0, 2])),
+    st.tuples(MONEY, st.just(2)),  # negative money at its own precision: nothing to cut
+))
+def test_grouped_writes_what_number_format_writes(language, value_places):
+    value, places = value_places
+    with translation.override(language):
+        assert numbers().grouped(value, places) == number_format(value, decimal_pos=places, force_grouping=True)
+
+
+def test_a_negative_value_cut_to_zero_is_written_without_its_sign():
+    # Where Django writes "-0" (its cut keeps the sign), a figure reads 0.
+    assert number_format(Decimal("-0.5"), decimal_pos=0, force_grouping=True) == "-0"
+    with translation.override("en"):
+        assert numbers().grouped(Decimal("-0.5"), 0) == "0"
+        assert numbers().grouped(Decimal("-0.001"), 2) == "0.00"
+
+
+@pytest.mark.parametrize(("language", "amount", "written"), [
+    ("en", Decimal("300000000.00"), "$300,000,000"),
+    ("en", Decimal("1234.5"), "$1,234.50"),
+    ("en", Decimal("-0.01"), "\u2212$0.01"),
+    ("en", Decimal("0"), "$0"),
+    ("fr", Decimal("300000000.00"), "$300\xa0000\xa0000"),
+    ("fr", Decimal("1234.5"), "$1\xa0234,50"),
+])
+def test_money_shows_cents_only_when_there_are_any(language, amount, written):
+    with translation.override(language):
+        assert format_money(amount) == written
+
+
+def test_counts_and_changes():
+    with translation.override("en"):
+        assert format_count(30_000_000_000) == "30,000,000,000"
+        assert format_change("trainees", -1500) == "\u22121,500"
+        assert format_change("federal_cost", Decimal("300000000.00")) == "+$300,000,000"
+        assert format_change("federal_cost", Decimal("0.00")) == "$0"
+
+
+def test_each_language_keeps_its_own_style():
+    with translation.override("fr"):
+        french = format_money(Decimal("1234.5"))
+    with translation.override("en"):
+        english = format_money(Decimal("1234.5"))
+    assert (english, french) == ("$1,234.50", "$1\xa0234,50")
