@@ -129,12 +129,12 @@ class Numbers:
     """How one language writes counts and money; ``numbers()`` gives the current language's.
 
     Writes what Django's ``number_format(value, decimal_pos=places, force_grouping=True)`` writes
-    (except "-0": a negative value cut to zero is written 0), at a fraction of its cost (a fiscal table shows hundreds of figures, the live preview two dozen on
-    every keystroke): the language's separators and money pattern are looked up once per process.
+    (except "-0": a negative value cut to zero is written 0), at a fraction of its cost (a fiscal
+    table shows hundreds of figures, the live preview two dozen on every keystroke): the language's
+    separators and money pattern are looked up once per process.
     """
 
     def __init__(self, language: str | None) -> None:
-        self.language = language
         self.money_pattern = _("$%(amount)s")
         # A str.translate table from Python's "1,234.5" to the language's; None where it does not
         # group digits by threes (Django's number_format then does the work).

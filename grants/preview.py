@@ -10,9 +10,10 @@ status 200 so htmx swaps them in.
 The preview is a read: it computes from the numbers posted and the reference
 data, as the fiscal page's scenario controls do, and writes nothing. So whoever
 may read the record may use it (everyone, unless READ_REQUIRES_LOGIN is set),
-and it loads neither the session nor the user. It reads the record's version
-(one query) and keeps, per process until the record changes, the parser, the
-reference data and the effect of each offer answered.
+and it loads neither the session nor the user. It keeps, per process until the
+record changes, the parser, the reference data and the effect of each offer
+answered, and reads the record's version (one query) at most every FRESH_FOR
+seconds: a warm preview makes no query.
 """
 
 import functools
@@ -25,7 +26,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from grants import fiscal, preview_html
-from grants.presentation import Numbers, numbers
+from grants.presentation import Numbers, direction, numbers
 from grants.selectors import engine_terms, fiscal_effect, offers_with_terms, reference_data
 from negotiations import record_cache
 from negotiations.offer_forms import OfferTermsForm, terms_parser
@@ -151,8 +152,7 @@ def _line(write: Numbers, name: str, label, national: fiscal.Lines, comparison: 
     if comparison is None:
         return Line(name, label, value)
     difference = getattr(comparison.national, name)
-    direction = "up" if difference > 0 else "down" if difference < 0 else "same"
-    return Line(name, label, value, write.change(name, difference), direction)
+    return Line(name, label, value, write.change(name, difference), direction(difference) or "same")
 
 
 def _saved_effect(slug: str) -> fiscal.Effect | None:

@@ -128,7 +128,7 @@ def refresh(using: str = DEFAULT_DB_ALIAS, *, max_age: float = 0.0) -> int | Non
     if not settings.RECORD_CACHE or _uncommitted_change(using):
         return None
     now = time.monotonic()
-    if max_age and using in _last_seen and now - _read_at.get(using, -math.inf) < max_age:
+    if max_age and now - _read_at.get(using, -math.inf) < max_age:
         return _last_seen[using]
     version = current_version(using)
     _read_at[using] = now
