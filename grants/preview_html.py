@@ -7,17 +7,24 @@ It is the one region of the project rendered outside a template, for that reason
 
 What it shows: the national lines, the most affected provinces and territories, and the change
 from the offer answered; or the problems that keep the terms from being computed. Every value is
-escaped (``format_html``), every figure comes formatted (``grants.presentation.Numbers``), and
+escaped (``escape``, the standard library's, as Django's own does), every figure comes formatted (``grants.presentation.Numbers``), and
 every string is marked for translation, translated once per language and process.
 """
 
 import functools
+import html
 from collections.abc import Sequence
 
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+
+
+def escape(value) -> str:
+    """``value`` as text escaped for HTML: what Django's ``escape`` writes, without its wrappers
+    (every value here is plain text, never markup already made safe)."""
+    return html.escape(str(value))
 
 
 @functools.lru_cache(maxsize=8)
@@ -65,9 +72,9 @@ def figures_html(*, lines: Sequence, most_affected: Sequence, answered_title: st
     text = _texts(get_language())
     parts = []
     if answered_title is not None:
-        compared = text["compared"] % {"title": conditional_escape(answered_title)}
+        compared = text["compared"] % {"title": escape(answered_title)}
         parts.append(f'<p class="small preview-compared">{compared}</p>\n')
-    scenario = text["in_year"] % {"year": conditional_escape(fiscal_year)} if fiscal_year else text["full_scale"]
+    scenario = text["in_year"] % {"year": escape(fiscal_year)} if fiscal_year else text["full_scale"]
     parts.append(f'<p class="muted small preview-scenario">\n  {scenario}\n</p>\n')
 
     change_head = f'\n      <th scope="col" class="num">{text["change"]}</th>' if answered_title is not None else ""
@@ -83,13 +90,10 @@ def figures_html(*, lines: Sequence, most_affected: Sequence, answered_title: st
         key = ' class="key-line"' if line.name == "provinces_need" else ""
         change = ""
         if answered_title is not None:
-            shown = f'<span class="muted">{text["same"]}</span>' if line.direction == "same" else conditional_escape(
-                line.change)
-            change = f'\n      <td class="num change change-{line.direction}">{shown}</td>'
-        parts.append(format_html(
-            '    <tr data-line="{}"{}>\n      <th scope="row">{}</th>\n      <td class="num">{}</td>{}\n    </tr>\n',
-            line.name, mark_safe(key), line.label, line.value, mark_safe(change),
-        ))
+            shown = f'<span class="muted">{text["same"]}</span>' if line.direction == "same" else escape(line.change)
+            change = f'\n      <td class="num change change-{escape(line.direction)}">{shown}</td>'
+        parts.append(f'    <tr data-line="{escape(line.name)}"{key}>\n      <th scope="row">{escape(line.label)}</th>\n'
+                     f'      <td class="num">{escape(line.value)}</td>{change}\n    </tr>\n')
     parts.append("  </tbody>\n</table>\n")
 
     if most_affected:
@@ -104,11 +108,9 @@ def figures_html(*, lines: Sequence, most_affected: Sequence, answered_title: st
             "    </tr>\n  </thead>\n  <tbody>\n"
         )
         for row in most_affected:
-            parts.append(format_html(
-                '    <tr data-code="{}">\n      <th scope="row">{}</th>\n'
-                '      <td class="num">{}</td>\n      <td class="num">{}</td>\n    </tr>\n',
-                row.code, row.name, row.provinces_need, row.lma_diverted,
-            ))
+            parts.append(f'    <tr data-code="{escape(row.code)}">\n      <th scope="row">{escape(row.name)}</th>\n'
+                         f'      <td class="num">{escape(row.provinces_need)}</td>\n'
+                         f'      <td class="num">{escape(row.lma_diverted)}</td>\n    </tr>\n')
         parts.append("  </tbody>\n</table>\n")
     parts.append(f'<p class="muted small">{text["must_find_means"]}</p>\n')
     return mark_safe("".join(parts))
