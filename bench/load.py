@@ -257,32 +257,20 @@ def preview_body() -> str:
 
 
 PT_CODES = ("NL", "PE", "NS", "NB", "QC", "ON", "MB", "SK", "AB", "BC", "YT", "NT", "NU")
-# What htmx posts from the offer form (negotiations.offer_forms.OfferForm) to grants:preview: every
-# field of the terms, empty ones included, and not the record's own fields (title, date, sources...),
+# What the offer form's page posts to grants:preview (negotiations.offer_forms.OfferForm, static/js/offer-form.js):
+# the fields of the terms that are filled in, and not the record's own fields (title, date, sources...),
 # which the form's hx-params leaves out; the CSRF token travels in the X-CSRFToken header.
 PREVIEW_FIELDS: dict[str, str] = {
-    "responds_to": "",
     "max_grant": "15000",
     "federal_amount": "5000",
     "provincial_amount": "5000",
     "employer_amount": "5000",
     "federal_LMA": "5000",
-    "federal_LMDA": "",
-    "federal_CJF": "",
-    "federal_FEDERAL_NEW": "",
-    "provincial_LMA": "",
-    "provincial_LMDA": "",
-    "provincial_CJF": "",
     "provincial_PT_OWN": "5000",
     "scale_program": "LMA",
     "scale_amount": "300000000",
-    "employer_min_share": "",
-    "small_employer_gap_payer": "",
     "shortfall_liability": "none",
-    "assumptions": "",
     **{f"treatment_{code}": "participates" for code in PT_CODES},
-    **{f"phase_in_year_{row}": "" for row in range(5)},
-    **{f"phase_in_fraction_{row}": "" for row in range(5)},
 }
 
 

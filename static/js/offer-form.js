@@ -3,6 +3,8 @@
 //    server only reports errors about those while they are still typing.
 // 2. After the error slots are swapped in, mark the fields they describe as (in)valid.
 // 3. Once the person saves, send no more live requests: leaving the page would abort them.
+// 4. The preview is posted the terms that are filled in: the server reads a field left out
+//    as it reads one left empty, and the terms are posted again on every change.
 (function () {
   "use strict";
 
@@ -78,6 +80,17 @@
     if ((pressing || submitted) && inOfferForm(event.detail.elt)) {
       event.preventDefault();
     }
+  });
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (!(event.detail.elt instanceof Element) || !event.detail.elt.matches("#offer-form .preview-panel")) {
+      return;
+    }
+    const data = event.detail.formData;
+    Array.from(new Set(data.keys())).forEach(function (name) {
+      if (data.getAll(name).every(function (value) { return value === ""; })) {
+        data.delete(name);
+      }
+    });
   });
   window.addEventListener("pageshow", function () {
     pressing = false;

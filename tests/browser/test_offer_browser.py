@@ -89,6 +89,8 @@ def test_log_an_offer_watching_its_fiscal_effect(page, live_server, offer_data, 
     # The preview gets the terms and the offer answered, not the record's own fields or the token.
     assert any("federal_LMA=6000" in body and "responds_to=budget-2013" in body for body in previews)
     assert not any(re.search(r"(^|&)(title|tabled_on|csrfmiddlewaretoken)=", body) for body in previews)
+    # ... and only the fields filled in: no empty value (the page has empty phase-in rows, say).
+    assert not any(re.search(r"=(&|$)", body) for body in previews)
 
     page.goto(f"{live_server.url}/offers/new?from=budget-2013")
     expect(national(page, "trainees")).to_have_text("60,000")
