@@ -155,7 +155,7 @@ def set_up(env: dict) -> dict:
     out = manage(env, "shell", "-c", SETUP_SCRIPT)
     found = json.loads(re.search(r"^SETUP (.*)$", out, re.M).group(1))
     if found["scaled"] < SCALE:
-        log(f"generating scale data ({SCALE - found['scaled']} copies, about a minute)...")
+        log(f"generating scale data ({SCALE - found['scaled']} copies, about 10 s)...")
         manage(env, "generate_scale_data", "--scale", str(SCALE - found["scaled"]))
     collect_static(env)
     analyze(env["DATABASE_URL"])

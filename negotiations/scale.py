@@ -112,36 +112,46 @@ def _copy(index, rng, start, federal, pts, counts) -> None:
     )
     counts["statements"] += len(statements)
     offers = []
-    previous = None
     for n in range(PER_COPY["offers"]):
         federal_amount = Decimal(rng.choice([5000, 7500, 10000]))
         employer_amount = Decimal(5000)
-        offer = Offer.objects.create(
+        offers.append(Offer(
             negotiation=negotiation, slug=f"{tag}-offer-{n}", title=f"Offer {n + 1} of copy {index + 1}",
-            tabled_on=start + datetime.timedelta(days=40 * n), responds_to=previous,
+            tabled_on=start + datetime.timedelta(days=40 * n),
             max_grant=federal_amount + employer_amount + Decimal(5000) if federal_amount == 5000
             else federal_amount + employer_amount,
             federal_amount=federal_amount,
             provincial_amount=Decimal(5000) if federal_amount == 5000 else Decimal(0),
             employer_amount=employer_amount, scale_amount=Decimal(rng.choice([150, 300, 450])) * 1_000_000,
-        )
-        offer.tabled_by.set([federal] if n % 2 == 0 else pts)
-        rows = [FundingSource(offer=offer, payer="federal", program="LMA", amount=Decimal(5000))]
-        if federal_amount > 5000:
-            rows.append(FundingSource(offer=offer, payer="federal", program="LMDA", amount=federal_amount - 5000))
+        ))
+    # Written in bulk, as the rest of the copy (so, like it, without history rows): each offer answers
+    # the one before it, set once they all have their keys.
+    Offer.objects.bulk_create(offers)
+    for previous, offer in zip(offers, offers[1:]):
+        offer.responds_to = previous
+    Offer.objects.bulk_update(offers[1:], ["responds_to"])
+    Offer.tabled_by.through.objects.bulk_create(
+        Offer.tabled_by.through(offer_id=offer.pk, jurisdiction_id=j.pk)
+        for n, offer in enumerate(offers) for j in ([federal] if n % 2 == 0 else pts)
+    )
+    funding, treatments, steps = [], [], []
+    for n, offer in enumerate(offers):
+        funding.append(FundingSource(offer=offer, payer="federal", program="LMA", amount=Decimal(5000)))
+        if offer.federal_amount > 5000:
+            funding.append(FundingSource(offer=offer, payer="federal", program="LMDA",
+                                         amount=offer.federal_amount - 5000))
         if offer.provincial_amount:
-            rows.append(FundingSource(offer=offer, payer="provincial", program="PT_OWN", amount=offer.provincial_amount))
-        FundingSource.objects.bulk_create(rows)
+            funding.append(FundingSource(offer=offer, payer="provincial", program="PT_OWN",
+                                         amount=offer.provincial_amount))
         if n % 3 == 0:
-            JurisdictionTreatment.objects.create(offer=offer, jurisdiction=pts[4 % len(pts)],
-                                                 treatment="opts_out_compensated")
+            treatments.append(JurisdictionTreatment(offer=offer, jurisdiction=pts[4 % len(pts)],
+                                                    treatment="opts_out_compensated"))
         if n % 4 == 0:
-            PhaseInStep.objects.bulk_create(
-                PhaseInStep(offer=offer, fiscal_year=f"{2014 + k}-{15 + k}", fraction=Decimal(k + 1) / 4)
-                for k in range(4)
-            )
-        offers.append(offer)
-        previous = offer
+            steps.extend(PhaseInStep(offer=offer, fiscal_year=f"{2014 + k}-{15 + k}", fraction=Decimal(k + 1) / 4)
+                         for k in range(4))
+    FundingSource.objects.bulk_create(funding)
+    JurisdictionTreatment.objects.bulk_create(treatments)
+    PhaseInStep.objects.bulk_create(steps)
     counts["offers"] += len(offers)
     positions = []
     for jurisdiction in [federal, *pts]:

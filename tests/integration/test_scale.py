@@ -49,3 +49,16 @@ def test_bad_options_give_a_clear_message(jurisdictions, options, message):
 def test_needs_jurisdictions_first():
     with pytest.raises(CommandError, match="load the jurisdictions first"):
         call_command("generate_scale_data", scale=1)
+
+
+def test_generated_offers_have_their_terms_and_answer_the_one_before(jurisdictions):
+    call_command("generate_scale_data", scale=1, verbosity=0)
+    offers = list(Offer.objects.filter(negotiation__slug__startswith="scale-").order_by("tabled_on")
+                  .prefetch_related("funding_sources", "tabled_by"))
+    assert [offer.responds_to_id for offer in offers] == [None, *[offer.pk for offer in offers[:-1]]]
+    for offer in offers:
+        assert offer.tabled_by.exists()
+        paid = {payer: sum(row.amount for row in offer.funding_sources.all() if row.payer == payer)
+                for payer in ("federal", "provincial")}
+        assert paid == {"federal": offer.federal_amount, "provincial": offer.provincial_amount}
+        assert offer.max_grant == offer.federal_amount + offer.provincial_amount + offer.employer_amount
