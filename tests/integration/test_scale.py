@@ -1,5 +1,6 @@
 """The scale generator: counts per copy, the same data for the same seed, removal touches nothing else."""
 
+import factory.random
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
@@ -33,7 +34,9 @@ def test_generates_per_copy_counts_and_removes_only_generated(jurisdictions):
 
 
 def test_same_seed_gives_the_same_data(jurisdictions):
+    before = factory.random.get_random_state()
     call_command("generate_scale_data", scale=1, verbosity=0)
+    assert factory.random.get_random_state() == before  # the tests' factories draw from the same generator
     first = list(Statement.objects.order_by("pk").values_list("quote", "date"))
     call_command("generate_scale_data", remove=True, verbosity=0)
     call_command("generate_scale_data", scale=1, verbosity=0)
