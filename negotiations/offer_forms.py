@@ -36,6 +36,7 @@ from negotiations.models import (
     Source,
     Treatment,
 )
+from negotiations.offer_selectors import OfferLinks
 from negotiations.services.offers import OfferTerms
 from negotiations.terms import FUNDING_SOURCES
 
@@ -446,15 +447,16 @@ class OfferForm(OfferTermsForm):
             self.add_error(field if field in self.fields else None, messages)
 
     @classmethod
-    def initial_from_offer(cls, offer: Offer, *, as_new: bool = False) -> dict:
-        """Initial values showing a saved offer (its terms rows prefetched).
+    def initial_from_offer(cls, offer: Offer, links: OfferLinks, *, as_new: bool = False) -> dict:
+        """Initial values showing a saved offer (as ``offer_selectors.offer_for_form`` reads it) and
+        what it names (``offer_selectors.offer_links``).
 
         ``as_new`` starts a new offer from it: same negotiation, governments and
         terms, answering it, with its own title, date, status and sources to fill in.
         """
         initial = {
             "negotiation": offer.negotiation.slug,
-            "tabled_by": [j.code for j in offer.tabled_by.all()],
+            "tabled_by": links.tabled_by,
             "max_grant": offer.max_grant,
             "federal_amount": offer.federal_amount,
             "provincial_amount": offer.provincial_amount,
@@ -468,8 +470,8 @@ class OfferForm(OfferTermsForm):
         }
         for row in offer.funding_sources.all():
             initial[program_field(row.payer, row.program)] = row.amount
-        for row in offer.treatments.all():
-            initial[treatment_field(row.jurisdiction.code)] = row.treatment
+        for code, treatment in links.treatments.items():
+            initial[treatment_field(code)] = treatment
         for index, row in enumerate(list(offer.phase_in.all())[:PHASE_IN_ROWS]):
             initial[f"phase_in_year_{index}"] = row.fiscal_year
             initial[f"phase_in_fraction_{index}"] = row.fraction
@@ -485,7 +487,7 @@ class OfferForm(OfferTermsForm):
             "status": offer.status,
             "summary": offer.summary,
             "meeting": offer.meeting.slug if offer.meeting_id else "",
-            "sources": [s.slug for s in offer.sources.all()],
+            "sources": links.sources,
             "version": offer.version,
         })
         return initial

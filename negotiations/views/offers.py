@@ -81,7 +81,8 @@ def offer_new(request):
     if request.GET.get("from"):
         source = offer_selectors.offer_for_form(slug=request.GET["from"])
         if source is not None:
-            initial = {**OfferForm.initial_from_offer(source, as_new=True), **initial}
+            links = offer_selectors.offer_links(source)
+            initial = {**OfferForm.initial_from_offer(source, links, as_new=True), **initial}
     if "negotiation" not in initial:
         negotiation = selectors.default_negotiation()
         if negotiation is not None:
@@ -123,7 +124,7 @@ def offer_edit(request, slug):
                 messages.success(request, _("The offer “%(title)s” is saved.") % {"title": offer.title})
                 return redirect(offer)
         return render(request, FORM_TEMPLATE, _form_context(form, offer=offer))
-    form = OfferForm(initial=OfferForm.initial_from_offer(offer), offer=offer)
+    form = OfferForm(initial=OfferForm.initial_from_offer(offer, offer_selectors.offer_links(offer)), offer=offer)
     return render(request, FORM_TEMPLATE, _form_context(form, offer=offer))
 
 

@@ -275,9 +275,18 @@ def test_after_a_refused_save_live_validation_keeps_every_error_in_view(client, 
 def test_edit_shows_the_offer_and_saves_a_new_version(client, budget, editor):
     client.force_login(editor)
     url = reverse("negotiations:offer_edit", args=[budget.slug])
+    source = SourceFactory(slug="budget-plan-2013")
+    budget.sources.add(source)
+    budget.tabled_by.add(Jurisdiction.objects.get(code="ON"))
+    JurisdictionTreatment.objects.create(offer=budget, jurisdiction=Jurisdiction.objects.get(code="QC"),
+                                         treatment="opts_out_compensated")
     form = client.get(url).context["form"]
     assert form["version"].value() == 1
     assert form["federal_LMA"].value() == Decimal("5000.00")
+    assert sorted(form["tabled_by"].value()) == ["CA", "ON"]
+    assert form["sources"].value() == ["budget-plan-2013"]
+    assert form["treatment_QC"].value() == "opts_out_compensated"
+    assert form["treatment_ON"].value() == "participates"
 
     response = client.post(url, offer_post(title="Budget 2013 (revised)", slug="budget-2013", version="1",
                                            responds_to=""))
