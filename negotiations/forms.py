@@ -28,6 +28,35 @@ def _date_input():
     return forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
 
+OF_ANOTHER_NEGOTIATION = _("Not one of this negotiation's: it belongs to another negotiation, or does not exist.")
+
+
+def scope_to_negotiation(form: forms.BaseForm, fields: tuple[str, ...], *, also_reload: tuple[str, ...] = ()) -> None:
+    """Make the named fields (a negotiation's meetings, offers or statements) offer only those of the
+    negotiation the form names: in what was posted, else in its initial values (none when it names
+    none), and have the negotiation's select reload them, with htmx, when it changes.
+
+    A record keeps years of negotiations: listing every meeting and statement of every one would
+    make these forms weigh megabytes (the position form weighed 1.5 MB at scale 100), and a meeting
+    of another negotiation is never the right answer. The reload asks the same page for
+    ``?negotiation=<slug>`` and swaps in only these fields' widgets (and the elements whose ids are
+    in ``also_reload``), leaving everything typed elsewhere as it is.
+    """
+    chosen = form.data.get(form.add_prefix("negotiation")) if form.is_bound else form.initial.get("negotiation")
+    slug = getattr(chosen, "slug", chosen) or None  # a slug, or a Negotiation as initial value
+    for name in fields:
+        field = form.fields[name]
+        field.queryset = field.queryset.filter(negotiation__slug=slug) if slug else field.queryset.none()
+        field.error_messages["invalid_choice"] = OF_ANOTHER_NEGOTIATION
+    reloaded = [f"#{form[name].auto_id}" for name in fields] + [f"#{element}" for element in also_reload]
+    form.fields["negotiation"].widget.attrs.update({
+        "hx-get": "",  # this page (htmx adds the select's value to its address)
+        "hx-trigger": "change",
+        "hx-swap": "none",
+        "hx-select-oob": ",".join(reloaded),
+    })
+
+
 class _KeyedChoicesMixin:
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -61,6 +90,9 @@ class StatementForm(_KeyedChoicesMixin, forms.ModelForm):
         self.fields["meeting"].empty_label = _("none")
         self.fields["source"].queryset = Source.objects.only("slug", "outlet", "title", "published_on")
         self.fields["meeting"].queryset = Meeting.objects.only("slug", "title", "date")
+        scope_to_negotiation(self, self.SCOPED)
+
+    SCOPED = ("meeting",)  # reloaded by the page when the negotiation changes
 
 
 class PositionForm(_KeyedChoicesMixin, forms.ModelForm):
@@ -91,6 +123,9 @@ class PositionForm(_KeyedChoicesMixin, forms.ModelForm):
         self.fields["triggered_by_offer"].empty_label = _("none")
         self.fields["triggered_by_meeting"].empty_label = _("none")
         self.fields["stance"].choices = [("", _("choose a stance")), *Stance.choices]
+        scope_to_negotiation(self, self.SCOPED)
+
+    SCOPED = ("evidence", "triggered_by_offer", "triggered_by_meeting")  # reloaded when the negotiation changes
 
 
 class StatementFilterForm(forms.Form):

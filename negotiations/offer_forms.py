@@ -36,6 +36,7 @@ from negotiations.models import (
     Source,
     Treatment,
 )
+from negotiations.forms import scope_to_negotiation
 from negotiations.offer_selectors import OfferLinks
 from negotiations.services.offers import OfferTerms
 from negotiations.terms import FUNDING_SOURCES
@@ -396,8 +397,9 @@ class OfferForm(OfferTermsForm):
     def __init__(self, *args, offer: Offer | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.offer = offer
+        # Setting a queryset resets the widget's choices, so this comes before they are set below.
+        scope_to_negotiation(self, self.SCOPED, also_reload=() if offer is not None else ("start-from",))
         if offer is not None:
-            # Setting a queryset resets the widget's choices, so this comes before they are set below.
             self.fields["responds_to"].queryset = self.fields["responds_to"].queryset.exclude(pk=offer.pk)
         # Each kind of choice is read once, when the form is first shown (a validation-only post never
         # shows it): one query per kind, however many choices there are.
@@ -422,10 +424,13 @@ class OfferForm(OfferTermsForm):
         # A callable is evaluated on each iteration of the choices: cache it so a render reads them once.
         self.fields[name].widget.choices = functools.cache(load)
 
+    # The negotiation's own offers and meetings: the page reloads them when the negotiation changes.
+    SCOPED = ("responds_to", "meeting")
+
     @functools.cached_property
     def offer_options(self) -> list[Offer]:
-        """The offers this one may answer, or start from (the offer itself excluded)."""
-        return [o for o in Offer.objects.only("pk", "slug", "title", "tabled_on") if o != self.offer]
+        """The offers this one may answer, or start from: those of its negotiation (the offer itself excluded)."""
+        return list(self.fields["responds_to"].queryset)
 
     def clean_title(self):
         return self.cleaned_data["title"].strip()

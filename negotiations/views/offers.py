@@ -88,7 +88,11 @@ def offer_new(request):
         if negotiation is not None:
             initial["negotiation"] = negotiation.slug
     form = OfferForm(initial=initial)
-    return _render_region(request, FORM_TEMPLATE, "form-region", _form_context(form, started_from=source))
+    context = _form_context(form, started_from=source)
+    if request.htmx.trigger_name == "negotiation":
+        # The negotiation select reloads its offers and meetings, and the "start from" list above the form.
+        return render(request, FORM_TEMPLATE, context)
+    return _render_region(request, FORM_TEMPLATE, "form-region", context)
 
 
 @login_required
@@ -124,7 +128,10 @@ def offer_edit(request, slug):
                 messages.success(request, _("The offer “%(title)s” is saved.") % {"title": offer.title})
                 return redirect(offer)
         return render(request, FORM_TEMPLATE, _form_context(form, offer=offer))
-    form = OfferForm(initial=OfferForm.initial_from_offer(offer, offer_selectors.offer_links(offer)), offer=offer)
+    initial = OfferForm.initial_from_offer(offer, offer_selectors.offer_links(offer))
+    if request.GET.get("negotiation"):  # the form asks for another negotiation's offers and meetings
+        initial["negotiation"] = request.GET["negotiation"]
+    form = OfferForm(initial=initial, offer=offer)
     return render(request, FORM_TEMPLATE, _form_context(form, offer=offer))
 
 

@@ -123,3 +123,27 @@ def test_the_offer_pages_on_a_phone(phone_page, live_server, offer_data, editor_
     expect(page.locator("h1")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     screenshot(page, "offer-page-390")
+
+
+def test_choosing_another_negotiation_lists_its_offers_and_meetings(page, live_server, offer_data, editor_login):
+    from tests.factories import MeetingFactory, NegotiationFactory, OfferFactory
+
+    other = NegotiationFactory(slug="other-talks", title="Other talks")
+    MeetingFactory(negotiation=other, slug="other-meeting", title="Other meeting")
+    OfferFactory(negotiation=other, slug="other-offer", title="Other offer")
+    no_favicon(page)
+    editor_login(page)
+    page.goto(f"{live_server.url}/offers/new")
+    # The default negotiation's offers are listed, not the other's.
+    expect(page.locator('#id_responds_to option[value="budget-2013"]')).to_be_attached()
+    expect(page.locator('#id_responds_to option[value="other-offer"]')).not_to_be_attached()
+    page.fill("#id_max_grant", "16000")
+
+    page.select_option("#id_negotiation", "other-talks")
+    expect(page.locator('#id_meeting option[value="other-meeting"]')).to_be_attached()
+    expect(page.locator('#id_responds_to option[value="other-offer"]')).to_be_attached()
+    expect(page.locator('#id_responds_to option[value="budget-2013"]')).not_to_be_attached()
+    expect(page.locator('#start-from option[value="other-offer"]')).to_be_attached()
+    # Only those lists were reloaded: what was typed stays.
+    expect(page.locator("#id_max_grant")).to_have_value("16000")
+    expect(page.locator("#id_negotiation")).to_have_value("other-talks")

@@ -304,16 +304,28 @@ def test_invalid_statement_keeps_what_was_typed(client, rec, editor):
 
 
 def test_service_rules_show_on_their_fields(client, rec, editor):
-    other = MeetingFactory(slug="elsewhere")  # another negotiation's meeting
     client.force_login(editor)
-    response = client.post(reverse("negotiations:statement_new"),
-                           statement_data(rec, meeting=other.slug, original_language="en"))
+    response = client.post(reverse("negotiations:statement_new"), statement_data(rec, original_language="en"))
     assert response.status_code == 200
-    errors = response.context["form"].errors
-    assert "another negotiation" in errors["meeting"][0]
-    assert "already in the language spoken" in errors["original_language"][0]
+    assert "already in the language spoken" in response.context["form"].errors["original_language"][0]
     assert "We continue to remain united." in response.content.decode()
     assert not Statement.objects.exists()
+
+
+def test_another_negotiation_s_meeting_is_refused_and_not_offered(client, rec, editor):
+    other = MeetingFactory(slug="elsewhere")  # another negotiation's meeting
+    client.force_login(editor)
+    form_page = client.get(reverse("negotiations:statement_new"), {"negotiation": rec.negotiation.slug})
+    assert f'<option value="{rec.meeting.slug}"' in form_page.content.decode()
+    assert 'value="elsewhere"' not in form_page.content.decode()
+    response = client.post(reverse("negotiations:statement_new"), statement_data(rec, meeting=other.slug))
+    assert response.status_code == 200
+    assert "another negotiation" in response.context["form"].errors["meeting"][0]
+    assert not Statement.objects.exists()
+    # The other negotiation's page lists it (the negotiation select reloads the meetings from there).
+    other_page = client.get(reverse("negotiations:statement_new"), {"negotiation": other.negotiation.slug})
+    assert 'value="elsewhere"' in other_page.content.decode()
+    assert f'<option value="{rec.meeting.slug}"' not in other_page.content.decode()
 
 
 def position_data(rec, **overrides):
@@ -400,3 +412,17 @@ def test_retract_form_shows_only_to_editors(client, rec, editor, viewer):
     assert "Retract this statement" not in client.get(url).content.decode()
     client.force_login(editor)
     assert "Retract this statement" in client.get(url).content.decode()
+
+
+def test_the_position_form_offers_only_its_negotiation_s_statements_offers_and_meetings(client, rec, editor):
+    mine = StatementFactory(negotiation=rec.negotiation, speaker=rec.person, jurisdiction=rec.ontario,
+                            source=rec.source, quote="Ours to weigh.")
+    theirs = StatementFactory(quote="Someone else's talks.")  # in another negotiation
+    client.force_login(editor)
+    html = client.get(reverse("negotiations:position_new"), {"negotiation": rec.negotiation.slug}).content.decode()
+    assert "Ours to weigh." in html and "Someone else" not in html
+    assert f'<option value="{rec.meeting.slug}"' in html
+    response = client.post(reverse("negotiations:position_new"), position_data(rec, evidence=[mine.pk, theirs.pk]))
+    assert response.status_code == 200
+    assert "another negotiation" in response.context["form"].errors["evidence"][0]
+    assert not Position.objects.exists()
