@@ -158,17 +158,20 @@ def set_up(env: dict) -> dict:
         log(f"generating scale data ({SCALE - found['scaled']} copies, about 10 s)...")
         manage(env, "generate_scale_data", "--scale", str(SCALE - found["scaled"]))
     collect_static(env)
-    analyze(env["DATABASE_URL"])
+    analyze(env["DATABASE_URL"], checkpoint=found["scaled"] < SCALE)
     return found
 
 
-def analyze(url: str) -> None:
+def analyze(url: str, *, checkpoint: bool = False) -> None:
     """Fresh planner statistics: the plans measured are those of a database whose autovacuum has run
-    (this machine's PostgreSQL runs with autovacuum off, so bulk-generated rows would stay unknown)."""
+    (this machine's PostgreSQL runs with autovacuum off, so bulk-generated rows would stay unknown).
+    After generating data, a checkpoint writes it out now rather than during the first measurements."""
     import psycopg
 
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("ANALYZE")
+        if checkpoint:
+            conn.execute("CHECKPOINT")
 
 
 def start_server(env: dict, log_file: Path) -> subprocess.Popen:
@@ -222,17 +225,24 @@ def fetch(path: str, headers: dict[str, str], body: str | None) -> tuple[int, st
 
 
 def preflight(targets: list["Target"]) -> None:
-    """Every URL answers 200 with what it should show (wrk counts a redirect as a success); warms the workers."""
+    """Every URL answers 200 with what it should show (wrk counts a redirect as a success); warms the workers.
+
+    Each URL is asked for by several clients at once, so that every worker (not only the one that
+    happens to accept first) has answered it, its connection open and its page rendered, before the
+    measurements start: otherwise a worker's first request lands in a measured run's p99."""
+    from concurrent.futures import ThreadPoolExecutor
+
     problems = []
-    for target in targets:
-        for _ in range(2 * WORKERS):
-            status, text = fetch(target.path, target.headers, target.body)
-            if status != 200:
-                problems.append(f"{target.name}: {target.path} answered {status}")
-                break
-            if target.expect and target.expect not in text:
-                problems.append(f"{target.name}: {target.path} answered 200 without {target.expect!r}")
-                break
+    with ThreadPoolExecutor(max_workers=2 * WORKERS) as pool:
+        for target in targets:
+            answers = list(pool.map(lambda _: fetch(target.path, target.headers, target.body), range(2 * WORKERS)))
+            for status, text in answers:
+                if status != 200:
+                    problems.append(f"{target.name}: {target.path} answered {status}")
+                    break
+                if target.expect and target.expect not in text:
+                    problems.append(f"{target.name}: {target.path} answered 200 without {target.expect!r}")
+                    break
     if problems:
         raise SystemExit("Not every URL answers as it should:\n  " + "\n  ".join(problems))
 
@@ -374,12 +384,13 @@ def main() -> None:
     # The same read pages with the record cache off: what a page costs when the record has just changed
     # (or its address was never asked for), so every request renders afresh.
     cold = {}
+    cold_seconds = max(1, seconds // 3)  # supplementary figures: a shorter run each
     server = start_server({**env, "RECORD_CACHE": "false"}, server_log)
     try:
         cold_targets = [t for t in targets if (t.read and t.name != PEER) or t.name == "/healthz"]
         preflight(cold_targets)
         for target in cold_targets:
-            cold[target.name] = wrk(target, max(2, seconds // 2))
+            cold[target.name] = wrk(target, cold_seconds)
     finally:
         stop_server(server)
     server_errors = [line for line in server_log.read_text().splitlines() if "Traceback" in line or "ERROR" in line]
@@ -396,7 +407,7 @@ def main() -> None:
             print(f"  {name:<18} {r['rps']:>9.1f} {r['p50']:>8.2f} {r['p99']:>8.2f} {r['errors']:>8} "
                   f"{r['rps'] / cold_base:>6.2f}")
     requests = sum(r["requests"] for r in results.values())
-    print(f"(gunicorn {WORKERS} workers, PostgreSQL, scale {SCALE}, wrk {CONNECTIONS} connections, {seconds} s per URL, "
+    print(f"(gunicorn {WORKERS} workers, PostgreSQL, scale {SCALE}, wrk {CONNECTIONS} connections, {seconds} s per URL ({cold_seconds} s with the cache off), "
           f"total {time.monotonic() - started:.0f} s)")
     print(f"database connections: {opened} opened for {requests} requests; "
           f"{len(seen_backends)} distinct server processes seen after the runs")
