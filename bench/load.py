@@ -407,8 +407,8 @@ def main() -> None:
             print(f"  {name:<18} {r['rps']:>9.1f} {r['p50']:>8.2f} {r['p99']:>8.2f} {r['errors']:>8} "
                   f"{r['rps'] / cold_base:>6.2f}")
     requests = sum(r["requests"] for r in results.values())
-    print(f"(gunicorn {WORKERS} workers, PostgreSQL, scale {SCALE}, wrk {CONNECTIONS} connections, {seconds} s per URL ({cold_seconds} s with the cache off), "
-          f"total {time.monotonic() - started:.0f} s)")
+    print(f"(gunicorn {WORKERS} workers, PostgreSQL, scale {SCALE}, wrk {CONNECTIONS} connections, {seconds} s per URL "
+          f"({cold_seconds} s with the cache off), total {time.monotonic() - started:.0f} s)")
     print(f"database connections: {opened} opened for {requests} requests; "
           f"{len(seen_backends)} distinct server processes seen after the runs")
     if server_errors:

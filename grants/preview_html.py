@@ -7,8 +7,9 @@ It is the one region of the project rendered outside a template, for that reason
 
 What it shows: the national lines, the most affected provinces and territories, and the change
 from the offer answered; or the problems that keep the terms from being computed. Every value is
-escaped (``escape``, the standard library's, as Django's own does), every figure comes formatted (``grants.presentation.Numbers``), and
-every string is marked for translation, translated once per language and process.
+escaped (``escape``: the standard library's, which Django's own calls), every figure comes
+formatted (``grants.presentation.Numbers``), and every string is marked for translation,
+translated once per language and process.
 """
 
 import functools

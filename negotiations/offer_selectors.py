@@ -26,10 +26,12 @@ from negotiations.models import (
 
 HISTORY_SHOWN = 20
 
+_FUNDING_ROWS = Prefetch("funding_sources", queryset=FundingSource.objects.order_by("payer", "program"))
+_PHASE_IN_ROWS = Prefetch("phase_in", queryset=PhaseInStep.objects.order_by("fiscal_year"))
 _TERM_ROWS = (
-    Prefetch("funding_sources", queryset=FundingSource.objects.order_by("payer", "program")),
+    _FUNDING_ROWS,
     Prefetch("treatments", queryset=JurisdictionTreatment.objects.select_related("jurisdiction")),
-    Prefetch("phase_in", queryset=PhaseInStep.objects.order_by("fiscal_year")),
+    _PHASE_IN_ROWS,
 )
 
 
@@ -110,14 +112,11 @@ def offer_page(*, slug: str) -> OfferPage | None:
 
 
 def offer_for_form(*, slug: str) -> Offer | None:
-    """An offer with the terms rows the offer form shows as numbers (funding and phase-in); the rest of
-    what the form shows of it comes from ``offer_links`` (two queries, and one for the links)."""
+    """An offer with the terms rows the offer form shows as numbers, funding and phase-in (three
+    queries); what else the form shows of it, ``offer_links`` reads (one more)."""
     return (
         Offer.objects.select_related("negotiation", "responds_to", "meeting")
-        .prefetch_related(
-            Prefetch("funding_sources", queryset=FundingSource.objects.order_by("payer", "program")),
-            Prefetch("phase_in", queryset=PhaseInStep.objects.order_by("fiscal_year")),
-        )
+        .prefetch_related(_FUNDING_ROWS, _PHASE_IN_ROWS)
         .filter(slug=slug)
         .first()
     )

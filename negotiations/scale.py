@@ -7,8 +7,9 @@ without touching real data.
 
 The rows are made by factory-boy factories (below) from factory-boy's random generator, seeded, so
 a scale gives the same data each run; they are built unsaved and written in bulk, a few queries per
-kind of row and copy, so that scale 100 takes seconds. Bulk writes send no signals: generated rows
-have no history, and the record's version is moved once per copy.
+kind of row and copy, so that scale 100 takes seconds. Bulk writes send no signals: the rows of a
+copy have no history (its negotiation, saved on its own, has), and the record's version is moved
+once per copy.
 """
 
 import datetime
@@ -178,7 +179,8 @@ def _copy(index, federal, pts, counts) -> None:
         SourceFactory.build(slug=f"{tag}-source-{n}") for n in range(PER_COPY["sources"])
     )
     meetings = Meeting.objects.bulk_create(
-        MeetingFactory.build(negotiation=negotiation, slug=f"{tag}-meeting-{n}", title=f"Meeting {n} of copy {index + 1}")
+        MeetingFactory.build(negotiation=negotiation, slug=f"{tag}-meeting-{n}",
+                             title=f"Meeting {n} of copy {index + 1}")
         for n in range(PER_COPY["meetings"])
     )
     Meeting.jurisdictions.through.objects.bulk_create(
