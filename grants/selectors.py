@@ -22,7 +22,7 @@ from negotiations.models import (
     Offer,
     PhaseInStep,
 )
-from negotiations.services.offers import OfferTerms
+from negotiations.terms import OfferTerms
 
 # Reference data changes rarely and every fiscal figure needs it: keep it per process, drop it
 # when this process changes the record or a page sees a newer record version (so a page rendered

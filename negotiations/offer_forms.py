@@ -38,7 +38,7 @@ from negotiations.models import (
 )
 from negotiations.forms import scope_to_negotiation
 from negotiations.offer_selectors import OfferLinks
-from negotiations.services.offers import OfferTerms
+from negotiations.terms import OfferTerms
 from negotiations.terms import FUNDING_SOURCES
 
 # The programs each government can draw on (Ottawa cannot spend a P/T's own revenue, nor a P/T new federal money).

@@ -15,7 +15,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
-__all__ = ["FUNDING_SOURCES", "TermsProblem", "check_terms", "problems_by_field"]
+__all__ = [
+    "FUNDING_SOURCES", "OfferTerms", "TermsProblem", "check_terms", "problems_by_field", "term_paths", "term_value",
+]
 
 FUNDING_SOURCES = "funding_sources"
 
@@ -31,6 +33,96 @@ FORBIDDEN_PROGRAM = {
 
 _ZERO = Decimal(0)
 _ONE = Decimal(1)
+
+
+@dataclass(frozen=True, kw_only=True)
+class OfferTerms:
+    """Everything an offer puts on the table, per trainee unless said otherwise (FISCAL_MODEL.md).
+
+    The one value object for an offer's terms: the forms build it, the services store it, the
+    loader reads it from the data set, and ``grants`` maps it to the engine's terms in one place.
+    ``sources`` are ``(payer, program, amount)`` rows; ``treatments`` are
+    ``(P/T code, treatment)`` pairs, where a P/T left out participates;
+    ``phase_in`` are ``(fiscal year, fraction of the full scale)`` pairs.
+    """
+
+    max_grant: Decimal
+    federal_amount: Decimal
+    provincial_amount: Decimal
+    employer_amount: Decimal
+    scale_program: str = "LMA"
+    scale_amount: Decimal
+    employer_min_share: Decimal | None = None
+    small_employer_gap_payer: str = ""
+    shortfall_liability: str = "none"
+    assumptions: str = ""
+    sources: tuple[tuple[str, str, Decimal], ...] = ()
+    treatments: tuple[tuple[str, str], ...] = ()
+    phase_in: tuple[tuple[str, Decimal], ...] = ()
+
+    def problems(self) -> list["TermsProblem"]:
+        """Every broken rule, with the messages the admin gives (an empty list when the terms hold)."""
+        return check_terms(
+            max_grant=self.max_grant,
+            federal_amount=self.federal_amount,
+            provincial_amount=self.provincial_amount,
+            employer_amount=self.employer_amount,
+            sources=self.sources,
+            employer_min_share=self.employer_min_share,
+            scale_amount=self.scale_amount,
+            scale_program=self.scale_program,
+        )
+
+
+# ---------------------------------------------------------------------------
+# Term paths: the one way every layer names a single term (API.md): ``max_grant``,
+# ``split.federal``, ``sources.federal.LMA``, ``scale``, ``employer_min_share``,
+# ``small_employer_gap_payer``, ``shortfall_liability``, ``treatments.QC``, ``phase_in``.
+# A term's basis (reported, inferred, assumed) and a position's conditions are keyed by them.
+
+SPLIT_PAYERS = (FEDERAL, PROVINCIAL, "employer")
+_SPLIT_FIELD = {FEDERAL: "federal_amount", PROVINCIAL: "provincial_amount", "employer": "employer_amount"}
+SCALAR_PATHS = ("max_grant", "scale", "employer_min_share", "small_employer_gap_payer", "shortfall_liability")
+
+
+def term_paths(pt_codes: Iterable[str]) -> tuple[str, ...]:
+    """Every term path of an offer, in display order, for the provinces and territories ``pt_codes``."""
+    return (
+        "max_grant",
+        *(f"split.{payer}" for payer in SPLIT_PAYERS),
+        *(f"sources.{payer}.{program}" for payer in (FEDERAL, PROVINCIAL) for program in PROGRAMS
+          if program != FORBIDDEN_PROGRAM[payer][0]),
+        "scale",
+        "employer_min_share",
+        "small_employer_gap_payer",
+        "shortfall_liability",
+        *(f"treatments.{code}" for code in pt_codes),
+        "phase_in",
+    )
+
+
+def term_value(terms: OfferTerms, path: str):
+    """The value of one term of ``terms``: a Decimal, a string, or for ``phase_in`` a tuple of pairs.
+
+    A program no payer draws on reads 0; a P/T no treatment names reads ``participates``; ``scale``
+    reads the national amount (its program is ``scale_program``). Raises KeyError for an unknown path.
+    """
+    head, _, rest = path.partition(".")
+    if head == "split" and rest in _SPLIT_FIELD:
+        return getattr(terms, _SPLIT_FIELD[rest])
+    if head == "sources":
+        payer, _, program = rest.partition(".")
+        if payer in (FEDERAL, PROVINCIAL) and program in PROGRAMS:
+            return sum((Decimal(a) for p, prog, a in terms.sources if p == payer and prog == program), _ZERO)
+    if head == "treatments" and rest:
+        return dict(terms.treatments).get(rest, "participates")
+    if path == "scale":
+        return terms.scale_amount
+    if path == "phase_in":
+        return terms.phase_in
+    if path in SCALAR_PATHS:
+        return getattr(terms, path)
+    raise KeyError(path)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,6 @@ silently overwriting their change.
 import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass
-from decimal import Decimal
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -24,23 +23,20 @@ from negotiations.models import (
     FundingSource,
     Jurisdiction,
     JurisdictionTreatment,
-    Liability,
     Meeting,
     Negotiation,
     Offer,
     PhaseInStep,
-    Program,
     Source,
     Treatment,
 )
-from negotiations.terms import TermsProblem, check_terms
+from negotiations.terms import OfferTerms, TermsProblem
 
 __all__ = [
     "InvalidOfferTerms",
     "OfferAlreadyWithdrawn",
     "OfferChangedMeanwhile",
     "OfferSlugTaken",
-    "OfferTerms",
     "offer_create",
     "offer_update",
     "offer_withdraw",
@@ -94,47 +90,6 @@ class OfferAlreadyWithdrawn(Exception):
     def __init__(self, *, offer: Offer):
         self.offer = offer
         super().__init__(_("This offer was already withdrawn."))
-
-
-# ---------------------------------------------------------------------------
-# The terms, as one value
-
-
-@dataclass(frozen=True, kw_only=True)
-class OfferTerms:
-    """Everything an offer puts on the table, per trainee unless said otherwise (FISCAL_MODEL.md).
-
-    ``sources`` are ``(payer, program, amount)`` rows; ``treatments`` are
-    ``(P/T code, treatment)`` pairs, where a P/T left out participates;
-    ``phase_in`` are ``(fiscal year, fraction of the full scale)`` pairs.
-    """
-
-    max_grant: Decimal
-    federal_amount: Decimal
-    provincial_amount: Decimal
-    employer_amount: Decimal
-    scale_program: str = Program.LMA
-    scale_amount: Decimal
-    employer_min_share: Decimal | None = None
-    small_employer_gap_payer: str = ""
-    shortfall_liability: str = Liability.NONE
-    assumptions: str = ""
-    sources: tuple[tuple[str, str, Decimal], ...] = ()
-    treatments: tuple[tuple[str, str], ...] = ()
-    phase_in: tuple[tuple[str, Decimal], ...] = ()
-
-    def problems(self) -> list[TermsProblem]:
-        """Every broken rule, with the messages the admin gives (an empty list when the terms hold)."""
-        return check_terms(
-            max_grant=self.max_grant,
-            federal_amount=self.federal_amount,
-            provincial_amount=self.provincial_amount,
-            employer_amount=self.employer_amount,
-            sources=self.sources,
-            employer_min_share=self.employer_min_share,
-            scale_amount=self.scale_amount,
-            scale_program=self.scale_program,
-        )
 
 
 SCALAR_TERMS = (

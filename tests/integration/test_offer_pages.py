@@ -12,7 +12,7 @@ from django.urls import reverse
 from grants.selectors import forget_reference_data
 from negotiations.models import FundingSource, Jurisdiction, JurisdictionTreatment, Offer, PhaseInStep
 from negotiations.services import offers as services
-from negotiations.terms import check_terms
+from negotiations.terms import OfferTerms, check_terms
 from tests.factories import MeetingFactory, OfferFactory, SourceFactory
 from tests.offer_world import DECEMBER_TERMS, make_budget_2013, make_reference, offer_post, user_with
 
@@ -304,7 +304,7 @@ def test_a_concurrent_edit_is_detected_and_the_input_kept(client, budget, editor
     services.offer_update(
         actor=None, offer=budget, expected_version=1, negotiation=budget.negotiation, title="Saved by someone else",
         tabled_by=[Jurisdiction.objects.get(code="CA")], tabled_on=budget.tabled_on,
-        terms=services.OfferTerms(
+        terms=OfferTerms(
             max_grant=Decimal("15000"), federal_amount=Decimal("5000"), provincial_amount=Decimal("5000"),
             employer_amount=Decimal("5000"), scale_amount=Decimal("300000000"),
             sources=(("federal", "LMA", Decimal("5000")), ("provincial", "PT_OWN", Decimal("5000"))),

@@ -181,3 +181,36 @@ def test_floats_are_a_programming_error():
 def test_problems_by_field_groups_messages_in_order():
     problems = [TermsProblem("max_grant", "a"), TermsProblem("funding_sources", "b"), TermsProblem("max_grant", "c")]
     assert problems_by_field(problems) == {"max_grant": ["a", "c"], "funding_sources": ["b"]}
+
+
+def test_term_paths_name_every_term_once():
+    from negotiations.terms import term_paths
+
+    paths = term_paths(["QC", "ON"])
+    assert len(paths) == len(set(paths))
+    assert paths[:4] == ("max_grant", "split.federal", "split.provincial", "split.employer")
+    assert "sources.federal.LMA" in paths and "sources.provincial.PT_OWN" in paths
+    # Ottawa cannot spend a province's own revenue, nor a province new federal money: no such term.
+    assert "sources.federal.PT_OWN" not in paths and "sources.provincial.FEDERAL_NEW" not in paths
+    assert paths[-3:] == ("treatments.QC", "treatments.ON", "phase_in")
+
+
+def test_term_value_reads_each_kind_of_path():
+    from negotiations.terms import OfferTerms, term_value
+
+    offer = OfferTerms(
+        max_grant=Decimal("15000"), federal_amount=Decimal("5000"), provincial_amount=Decimal("5000"),
+        employer_amount=Decimal("5000"), scale_amount=Decimal("300000000"),
+        sources=(("federal", "LMA", Decimal("5000")), ("provincial", "PT_OWN", Decimal("5000"))),
+        treatments=(("QC", "opts_out_compensated"),), phase_in=(("2014-15", Decimal("0.5")),),
+    )
+    assert term_value(offer, "split.employer") == Decimal("5000")
+    assert term_value(offer, "sources.federal.LMA") == Decimal("5000")
+    assert term_value(offer, "sources.federal.LMDA") == 0
+    assert term_value(offer, "scale") == Decimal("300000000")
+    assert term_value(offer, "treatments.QC") == "opts_out_compensated"
+    assert term_value(offer, "treatments.ON") == "participates"
+    assert term_value(offer, "shortfall_liability") == "none"
+    assert term_value(offer, "phase_in") == (("2014-15", Decimal("0.5")),)
+    with pytest.raises(KeyError):
+        term_value(offer, "split.nobody")
