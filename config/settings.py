@@ -73,8 +73,9 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "config.urls"
 
-# Django's form renderer, writing <select> lists in Python (config/forms.py).
-FORM_RENDERER = "config.forms.FormRenderer"
+# perf: form widgets through Django's own Jinja2 templates (bench/run "record cache off"; a select
+# of hundreds of options cost most of a form page's time through Django's template engine).
+FORM_RENDERER = "django.forms.renderers.Jinja2"
 
 # Django's model backend, with a user's permissions read in one query (config/auth.py).
 AUTHENTICATION_BACKENDS = ["config.auth.ModelBackend"]
@@ -92,6 +93,14 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
             ],
         },
+    },
+    {
+        # perf: the live preview region (bench/run "preview POST") and form widgets are rendered by
+        # Jinja2, whose compiled templates cost a fraction of Django's template engine per render.
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "config.jinja2.environment", "autoescape": True},
     },
 ]
 
