@@ -170,7 +170,8 @@ CACHES = {
         "TIMEOUT": None,
         "OPTIONS": {"MAX_ENTRIES": 2000},
     },
-    # What the read pages render, per process, under the record's version (negotiations.record_cache).
+    # What the read pages render, under the record's version (negotiations.record_cache): per process
+    # by default, shared by every worker and machine through Redis when REDIS_URL is set.
     "record": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "fpt-record",
@@ -178,6 +179,14 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": int(os.environ.get("RECORD_CACHE_ENTRIES", "500"))},
     },
 }
+if os.environ.get("REDIS_URL"):
+    CACHES["record"] = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": os.environ["REDIS_URL"],
+        "KEY_PREFIX": "fpt-record",
+        # Entries of older versions are never read again: Redis drops them after a day.
+        "TIMEOUT": int(os.environ.get("RECORD_CACHE_TIMEOUT", "86400")),
+    }
 # Off (RECORD_CACHE=false) renders every page afresh.
 RECORD_CACHE = env_bool("RECORD_CACHE", True)
 
