@@ -8,6 +8,7 @@ from pathlib import Path
 import os
 
 import dj_database_url
+import django.forms
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -73,17 +74,30 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "config.urls"
 
-# perf: form widgets through Django's own Jinja2 templates (bench/run "record cache off"; a select
-# of hundreds of options cost most of a form page's time through Django's template engine).
-FORM_RENDERER = "django.forms.renderers.Jinja2"
+# Form widgets through the TEMPLATES above (Jinja2 for Django's own widget templates).
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
 # Django's model backend, with a user's permissions read in one query (config/auth.py).
 AUTHENTICATION_BACKENDS = ["config.auth.ModelBackend"]
 
+# Django's own form templates, in both engines' languages: Jinja2 renders form widgets (found
+# first), Django's engine what the admin's own widget templates include.
+FORM_TEMPLATES = Path(django.forms.__file__).resolve().parent
+
 TEMPLATES = [
     {
+        # perf: the live preview region (bench/run "preview POST") and the form widgets of every page
+        # (a select of hundreds of options cost most of a form page's time through Django's template
+        # engine) are rendered by Jinja2, whose compiled templates cost a fraction per render. It
+        # holds only those templates; every other name falls through to Django's engine below.
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2", FORM_TEMPLATES / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "config.jinja2.environment", "autoescape": True},
+    },
+    {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [BASE_DIR / "templates", FORM_TEMPLATES / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -93,14 +107,6 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
             ],
         },
-    },
-    {
-        # perf: the live preview region (bench/run "preview POST") and form widgets are rendered by
-        # Jinja2, whose compiled templates cost a fraction of Django's template engine per render.
-        "BACKEND": "django.template.backends.jinja2.Jinja2",
-        "DIRS": [BASE_DIR / "templates" / "jinja2"],
-        "APP_DIRS": False,
-        "OPTIONS": {"environment": "config.jinja2.environment", "autoescape": True},
     },
 ]
 
