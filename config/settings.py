@@ -4,8 +4,8 @@ Production (DEBUG off) refuses to start without SECRET_KEY and turns on every
 transport-security setting that `manage.py check --deploy` asks for.
 """
 
-from pathlib import Path
 import os
+from pathlib import Path
 
 import dj_database_url
 import django.forms

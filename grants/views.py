@@ -5,7 +5,6 @@ An htmx request gets only the region it swaps (``page.html#region``); every link
 works as a plain request. Bad input gets a message naming the field (400), never a 500.
 """
 
-from decimal import Decimal
 from collections.abc import Callable
 from typing import NamedTuple
 from urllib.parse import urlencode

@@ -15,7 +15,8 @@ from django.db.models import Count, IntegerField, OuterRef, Prefetch, Subquery
 from django.db.models.functions import Coalesce
 from django.forms.models import BaseInlineFormSet
 from django.utils.text import Truncator
-from django.utils.translation import gettext_lazy as _, ngettext
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 from simple_history.admin import SimpleHistoryAdmin
 from simple_history.models import DeletedObject, ModelChange, ModelDelta
 from simple_history.utils import get_history_model_for_model, get_m2m_reverse_field_name

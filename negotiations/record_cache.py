@@ -33,9 +33,9 @@ from typing import TypeVar
 
 from django.conf import settings
 from django.core.cache import caches
+from django.core.cache.backends.locmem import LocMemCache
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.models import F
-from django.core.cache.backends.locmem import LocMemCache
 from django.db.models.signals import m2m_changed, post_delete, post_save, pre_delete, pre_save
 from django.utils.translation import get_language
 

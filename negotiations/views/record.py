@@ -11,7 +11,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from negotiations import record, search as record_search, selectors
+from negotiations import record, selectors
+from negotiations import search as record_search
 from negotiations.cached_pages import render_page
 from negotiations.forms import PositionForm, SearchForm, StatementFilterForm, StatementForm
 from negotiations.models import Statement
