@@ -441,7 +441,7 @@ class VersionCheckedForm(forms.ModelForm):
         return cleaned_data
 
 
-class OfferForm(VersionCheckedForm):
+class OfferAdminForm(VersionCheckedForm):
     """Refuses a split that does not add up to the maximum grant, naming the field at fault.
 
     The sources' sums need the inline rows, which this form cannot see:
@@ -515,7 +515,7 @@ class PhaseInStepInline(RowsInline):
 
 @admin.register(Offer)
 class OfferAdmin(CurationAdmin):
-    form = OfferForm
+    form = OfferAdminForm
     list_display = ("title", "tabled_on", "tabled_by_codes", "status", "split", "sources_per_trainee", "scale",
                     "responds_to")
     list_select_related = ("responds_to",)
