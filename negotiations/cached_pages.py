@@ -18,8 +18,9 @@ from django.utils.safestring import mark_safe
 from negotiations import record_cache
 
 
-def _key(request, template: str, region: str | None, perms: Iterable[str]) -> tuple:
+def _key(request, template: str, region: str | None, perms: Iterable[str], vary: tuple = ()) -> tuple:
     return (
+        *vary,
         template,
         region,
         request.get_full_path(),
@@ -36,6 +37,7 @@ def render_page(
     region: str | None = None,
     perms: Iterable[str] = (),
     cacheable: bool = True,
+    vary: tuple = (),
 ) -> HttpResponse:
     """The page (or, with ``region``, that partial alone) from the context ``build()`` returns.
 
@@ -43,7 +45,8 @@ def render_page(
     ``status`` in the context it returns (a refused filter, say). ``perms`` lists the permissions the
     template's cached parts look at. An exception in ``build`` (Http404) is raised, not cached.
     ``cacheable=False`` renders afresh: for a reader whose part of the page carries a form with their
-    CSRF token.
+    CSRF token. ``vary`` names what else the page depends on besides the record (today's date, for a
+    page that lists what is upcoming).
     """
     perms = tuple(perms)
 
@@ -58,7 +61,7 @@ def render_page(
             "status": status,
         }
 
-    page = record_cache.cached(("page", *_key(request, template, region, perms)), rendered) if cacheable else rendered()
+    page = record_cache.cached(("page", *_key(request, template, region, perms, vary)), rendered) if cacheable else rendered()
     if region:
         return HttpResponse(page["content"], status=page["status"])
     return render(request, template, {"page": page}, status=page["status"])
