@@ -36,7 +36,7 @@ def follows_delete(*, actor, follows) -> int:
     """Stop the given follows (a queryset); how many there were. `actor` is None for a signed link."""
     count = 0
     with transaction.atomic():
-        for follow in follows.select_for_update():
+        for follow in follows.select_for_update(of=("self",)):
             follow._history_user = actor
             follow.delete()
             count += 1
