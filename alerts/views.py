@@ -24,6 +24,9 @@ def _existing(user, target: dict) -> Follow | None:
 
 
 def _button(request, form: FollowTargetForm, *, follow: Follow | None, error: str = "", status: int = 200):
+    # htmx swaps only 2xx answers: a refusal it must show comes as 200, the message inside the region.
+    if request.htmx:
+        status = 200
     context = {"kind": form.data.get("kind", ""), "key": form.data.get("key", ""), "follow": follow, "error": error}
     response = render(request, f"{BUTTON}#button", context, status=status)
     patch_vary_headers(response, ("HX-Request",))
