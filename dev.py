@@ -42,12 +42,35 @@ def ensure_environment() -> None:
         STAMP.write_text(wanted)
 
 
+# What WeasyPrint (the briefing's PDF) needs from the system: Pango, HarfBuzz and a font.
+PDF_PACKAGES = ("libpango-1.0-0", "libpangoft2-1.0-0", "libharfbuzz-subset0", "fonts-dejavu-core")
+
+
+def ensure_system_packages() -> None:
+    """Install the PDF libraries with apt where they are missing and we may (root on Debian); else say so.
+
+    Without them everything works but the briefing's PDF, which answers 503 with this advice."""
+    if os.name == "nt" or not Path("/usr/bin/dpkg").exists():
+        return
+    missing = [name for name in PDF_PACKAGES
+               if subprocess.run(["dpkg", "-s", name], capture_output=True).returncode != 0]
+    if not missing:
+        return
+    if os.geteuid() == 0:
+        run("apt-get", "update", "-qq")
+        run("apt-get", "install", "-y", "-qq", *missing, env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+    else:
+        print(f"Note: briefing PDFs need the Debian packages {' '.join(missing)} "
+              f"(sudo apt-get install {' '.join(missing)}); until then /…/briefing.pdf answers 503.", flush=True)
+
+
 def manage(*args: str) -> None:
     run(str(PYTHON), "manage.py", *args)
 
 
 def serve(extra: list[str]) -> None:
     ensure_environment()
+    ensure_system_packages()
     manage("migrate", "--no-input")
     manage("load_cjg")
     address = extra[0] if extra else "127.0.0.1:8000"
@@ -72,12 +95,14 @@ def serve(extra: list[str]) -> None:
 
 def test(extra: list[str]) -> None:
     ensure_environment()
+    ensure_system_packages()
     result = subprocess.run([str(PYTHON), "-m", "pytest", *extra], cwd=ROOT)
     sys.exit(result.returncode)
 
 
 def setup(extra: list[str]) -> None:
     ensure_environment()
+    ensure_system_packages()
 
 
 def main() -> None:

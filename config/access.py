@@ -5,7 +5,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import JsonResponse
 
 # Paths anyone may reach even when reads require a login.
-OPEN_PREFIXES = ("/accounts/", "/admin/", "/static/", "/healthz")
+OPEN_PREFIXES = ("/accounts/", "/admin/", "/static/", "/healthz", "/alerts/unsubscribe/")
 
 
 class ReadAccessMiddleware:

@@ -228,3 +228,50 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# --- Following (issue 18): alerts by e-mail and printable briefings --------------------------------
+INSTALLED_APPS += ["alerts", "briefings"]
+
+# Mail: EMAIL_URL (smtp://user:password@host:587, smtps://… for implicit TLS, ?tls=1 for STARTTLS), or
+# EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, EMAIL_USE_SSL. With
+# neither, mail is written to the console (development). EMAIL_BACKEND overrides the backend.
+def _email_settings() -> dict:
+    from urllib.parse import parse_qs, unquote, urlsplit
+
+    url = os.environ.get("EMAIL_URL", "")
+    if url:
+        parts = urlsplit(url)
+        if parts.scheme not in {"smtp", "smtps", "submission"} or not parts.hostname:
+            raise ImproperlyConfigured("EMAIL_URL must look like smtp://user:password@host:587")
+        query = parse_qs(parts.query)
+        return {
+            "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "EMAIL_HOST": parts.hostname,
+            "EMAIL_PORT": parts.port or (465 if parts.scheme == "smtps" else 587),
+            "EMAIL_HOST_USER": unquote(parts.username or ""),
+            "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+            "EMAIL_USE_SSL": parts.scheme == "smtps",
+            "EMAIL_USE_TLS": parts.scheme != "smtps" and query.get("tls", ["1" if parts.port == 587 else "0"])[0] in {"1", "true"},
+        }
+    if os.environ.get("EMAIL_HOST"):
+        return {
+            "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "EMAIL_HOST": os.environ["EMAIL_HOST"],
+            "EMAIL_PORT": int(os.environ.get("EMAIL_PORT", "587")),
+            "EMAIL_HOST_USER": os.environ.get("EMAIL_HOST_USER", ""),
+            "EMAIL_HOST_PASSWORD": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+            "EMAIL_USE_TLS": env_bool("EMAIL_USE_TLS", True),
+            "EMAIL_USE_SSL": env_bool("EMAIL_USE_SSL", False),
+        }
+    return {"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}
+
+
+globals().update(_email_settings())
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", EMAIL_BACKEND)  # noqa: F821 (set by _email_settings)
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "30"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "FPT Tracker <alerts@localhost>")
+# Where the links in e-mails point (the digest is sent by a command, with no request to read a host from).
+ALERTS_SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+ALERTS_MAIL_DOMAIN = os.environ.get("ALERTS_MAIL_DOMAIN", "fpt-tracker.localhost")
+# Daily digests are due at this hour, local time (TIME_ZONE).
+ALERTS_DAILY_HOUR = int(os.environ.get("ALERTS_DAILY_HOUR", "7"))

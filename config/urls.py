@@ -20,6 +20,8 @@ urlpatterns = [
     ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/", api.urls),
+    path("alerts/", include("alerts.urls")),
+    path("", include("briefings.urls")),
     path("", include("grants.urls")),
     path("", include("negotiations.urls")),
 ]

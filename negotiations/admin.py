@@ -27,6 +27,7 @@ from negotiations.models import (
     FundingSource,
     Jurisdiction,
     JurisdictionTreatment,
+    KeyDate,
     Meeting,
     Negotiation,
     Offer,
@@ -616,3 +617,14 @@ class PositionAdmin(CurationAdmin):
     @admin.display(description=_("evidence"), ordering="evidence_count")
     def evidence_count(self, position):
         return position.evidence_count
+
+
+@admin.register(KeyDate)
+class KeyDateAdmin(CurationAdmin):
+    list_display = ("title", "date", "date_precision", "kind", "negotiation", "source")
+    list_select_related = ("negotiation", "source")
+    list_filter = ("kind", "negotiation")
+    search_fields = ("title", "slug", "note")
+    date_hierarchy = "date"
+    prepopulated_fields = {"slug": ("title",)}
+    autocomplete_fields = ("source",)

@@ -37,8 +37,9 @@ def _query(request, params: Iterable[str] | None) -> tuple | str:
     return tuple((name, tuple(request.GET.getlist(name))) for name in params if name in request.GET)
 
 
-def _key(request, template: str, region: str | None, params: Iterable[str] | None) -> tuple:
+def _key(request, template: str, region: str | None, params: Iterable[str] | None, vary: tuple = ()) -> tuple:
     return (
+        *vary,
         template,
         region,
         request.path,
@@ -56,6 +57,7 @@ def render_page(
     region: str | None = None,
     params: Iterable[str] | None = None,
     cacheable: bool = True,
+    vary: tuple = (),
 ) -> HttpResponse:
     """The page (or, with ``region``, that partial alone) from the context ``build()`` returns.
 
@@ -65,7 +67,8 @@ def render_page(
     with any other query string is served the same entry. Left ``None``, the whole query string is
     part of the key (safe for a page whose parameters are not listed). An exception in ``build`` (Http404) is raised, not cached.
     ``cacheable=False`` renders afresh: for a reader whose part of the page carries a form with their
-    CSRF token.
+    CSRF token. ``vary`` names what else the page depends on besides the record (today's date, for a
+    page that lists what is upcoming).
     """
     params = None if params is None else tuple(params)
 
@@ -80,7 +83,7 @@ def render_page(
             "status": status,
         }
 
-    page = record_cache.cached(("page", *_key(request, template, region, params)), rendered) if cacheable else rendered()
+    page = record_cache.cached(("page", *_key(request, template, region, params, vary)), rendered) if cacheable else rendered()
     if region:
         return HttpResponse(page["content"], status=page["status"])
     return render(request, template, {"page": page}, status=page["status"])

@@ -172,6 +172,7 @@ _KEYS = {
     "meetings": ("slug", "meeting"),
     "statements": ("ref", "statement"),
     "offers": ("slug", "offer"),
+    "key_dates": ("slug", "key date"),
 }
 
 
@@ -393,6 +394,8 @@ class _Loader:
             self._offer(raw, terms)
         for index, raw in enumerate(_section(data, "positions")):
             self._positions(raw, index)
+        for raw in _section(data, "key_dates"):
+            self._key_date(raw)
 
     # Sections, in dependency order.
 
@@ -584,6 +587,25 @@ class _Loader:
             })
 
     # Finding and writing records.
+
+    def _key_date(self, raw: Any) -> None:
+        record = _Record(raw, _name("key date", raw, "slug"))
+        slug = record.text("slug", required=True)
+        time = record.optional_text("time")
+        try:
+            parsed_time = datetime.time.fromisoformat(time) if time else None
+        except ValueError:
+            raise record.error("time", f"must be a time written like 15:00 (got {time!r})") from None
+        self._upsert(m.KeyDate, record, {"slug": slug}, {
+            "negotiation": self.negotiation,
+            "date": record.date("date"),
+            "date_precision": record.text("date_precision") or m.DatePrecision.DAY,
+            "time": parsed_time,
+            "kind": record.text("kind", required=True),
+            "title": record.text("title", required=True),
+            "note": record.text("note"),
+            "source": self._source_ref(record, "source", record.text("source", required=True)),
+        })
 
     def _upsert(
         self,

@@ -541,3 +541,35 @@ class RecordVersion(models.Model):
 
     def __str__(self):
         return str(self.value)
+
+
+class KeyDate(models.Model):
+    """A date in a negotiation that is not a meeting: a deadline or a milestone, with its source."""
+
+    class Kind(models.TextChoices):
+        DEADLINE = "deadline", _("deadline")
+        MILESTONE = "milestone", _("milestone")
+
+    negotiation = models.ForeignKey(
+        Negotiation, on_delete=models.PROTECT, related_name="key_dates", verbose_name=_("negotiation")
+    )
+    slug = models.SlugField(_("slug"), max_length=150, unique=True)
+    date = models.DateField(_("date"))
+    date_precision = dated_precision_field()
+    time = models.TimeField(
+        _("time"), null=True, blank=True, help_text=_("Local time, when one is known (Ottawa time).")
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    title = models.CharField(_("title"), max_length=250)
+    note = models.TextField(_("note"), blank=True)
+    source = models.ForeignKey(Source, on_delete=models.PROTECT, related_name="key_dates", verbose_name=_("source"))
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["date", "title"]
+        verbose_name = _("key date")
+        verbose_name_plural = _("key dates")
+        indexes = [models.Index(fields=["negotiation", "date"])]
+
+    def __str__(self):
+        return f"{self.title} ({self.date:%Y-%m-%d})"

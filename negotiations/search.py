@@ -156,3 +156,14 @@ def _contains(kind: _Kind, words: list[str]) -> QuerySet:
 
     every_word = reduce(and_, (reduce(or_, (matches(path, word) for path in kind.fields)) for word in words))
     return rows.filter(every_word).order_by(*kind.order)
+
+
+def matching_pks(*, query: str, kind: str, pks) -> set[int]:
+    """Which of the records `pks` of `kind` ("statements", "meetings", "offers", "people") `query` finds,
+    by the same rules as `search_record` (a saved search checked against new records): one query."""
+    words = _words(query.strip())
+    spec = next(k for k in KINDS if k.kind == kind)
+    if not words:
+        return set()
+    search = _full_text if connection.vendor == "postgresql" else _contains
+    return set(search(spec, words).filter(pk__in=list(pks)).values_list("pk", flat=True))

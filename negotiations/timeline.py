@@ -270,3 +270,38 @@ def people_on_timeline(*, jurisdiction: Jurisdiction) -> QuerySet[Person]:
         | Exists(Meeting.participants.through.objects.filter(
             person=OuterRef("pk"), meeting__jurisdictions=jurisdiction))
     ).order_by("name")
+
+
+def negotiation_timeline(*, negotiation: Negotiation, limit: int = 50) -> list[TimelineEvent]:
+    """Every government's events on one negotiation, newest first, at most `limit` of them.
+
+    The same events as a jurisdiction's timeline (positions with their stance change, statements,
+    meetings, offers), read for the negotiation instead: one query per kind plus the timeline's
+    two prefetches, whatever the amount of data.
+    """
+    previous = Position.objects.filter(
+        negotiation=OuterRef("negotiation"), jurisdiction=OuterRef("jurisdiction"), as_of__lt=OuterRef("as_of")
+    ).order_by("-as_of", "-pk")
+    rows = {
+        EventKind.POSITION: Position.objects.filter(negotiation=negotiation)
+        .select_related("negotiation", "jurisdiction", "triggered_by_offer", "triggered_by_meeting")
+        .prefetch_related(Prefetch("evidence", queryset=Statement.objects.select_related("speaker", "source")))
+        .annotate(previous_stance=Subquery(previous.values("stance")[:1])),
+        EventKind.STATEMENT: Statement.objects.filter(negotiation=negotiation)
+        .select_related("speaker", "source", "meeting", "jurisdiction"),
+        EventKind.MEETING: Meeting.objects.filter(negotiation=negotiation),
+        EventKind.OFFER: Offer.objects.filter(negotiation=negotiation).prefetch_related(
+            Prefetch("tabled_by", queryset=Jurisdiction.objects.only("code", "name_en", "order"))
+        ),
+    }
+    events = []
+    for kind, spec in _KINDS.items():
+        queryset = rows[kind].order_by(f"-{spec.date_field}", "-pk")[:limit]
+        events.extend(spec.event(row) for row in queryset)
+    events.sort(key=lambda event: event.sort_key, reverse=True)
+    return events[:limit]
+
+
+def event_of(kind: EventKind, row: Any) -> TimelineEvent:
+    """The timeline event for one row of the kind's model (its related rows loaded as the timeline does)."""
+    return _KINDS[kind].event(row)

@@ -1,6 +1,7 @@
 from django.urls import path
 
-from negotiations.views import offers, overview, record, stances, timeline
+from negotiations import feeds
+from negotiations.views import calendar, offers, overview, record, stances, timeline
 
 app_name = "negotiations"
 
@@ -26,4 +27,10 @@ urlpatterns = [
     path("statements/<int:pk>/retract", record.statement_retract, name="statement_retract"),
     path("positions/new", record.position_new, name="position_new"),
     path("search/", record.search, name="search"),
+    # Feeds (Atom) of issue 18.
+    path("negotiations/<slug:slug>/feed", feeds.negotiation_feed, name="negotiation_feed"),
+    path("jurisdictions/<str:code>/feed", feeds.jurisdiction_feed, name="jurisdiction_feed"),
+    path("people/<slug:slug>/feed", feeds.person_feed, name="person_feed"),
+    path("search/feed", feeds.search_feed, name="search_feed"),
+    path("negotiations/<slug:slug>/calendar.ics", calendar.calendar, name="calendar"),
 ]

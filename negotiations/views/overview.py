@@ -1,13 +1,22 @@
 from django.shortcuts import render
+from django.utils import timezone
 
-from negotiations import selectors
+from negotiations import calendar_dates, selectors
 from negotiations.cached_pages import render_page
+
+UPCOMING = 5
 
 
 def home(request):
+    today = timezone.localdate()
+
     def build():
         negotiation = selectors.default_negotiation()
         return {
+            "today": today,
+            "upcoming": calendar_dates.calendar_dates(negotiation=negotiation, date_from=today, limit=UPCOMING)
+            if negotiation else [],
+            "key_dates": calendar_dates.key_dates(negotiation=negotiation) if negotiation else [],
             "negotiation": negotiation,
             "negotiations": selectors.negotiation_list(),
             "jurisdictions": selectors.jurisdictions_with_current_stance(negotiation=negotiation),
@@ -15,7 +24,7 @@ def home(request):
             "meetings": selectors.latest_meetings(negotiation=negotiation),
         }
 
-    return render_page(request, "negotiations/home.html", build, params=())
+    return render_page(request, "negotiations/home.html", build, params=(), vary=(today,))
 
 
 def jurisdiction_list(request):

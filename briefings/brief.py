@@ -1,0 +1,166 @@
+"""What a briefing says, read from the record: one value a page, a PDF and a Word document all show.
+
+A negotiation's brief covers every government; a jurisdiction's brief covers that government in one
+negotiation. Each part is read with a fixed number of queries whatever the size of the record (the
+positions of one negotiation, the two latest offers, a bounded number of events and quotes), and
+the offers' fiscal effect is computed by the engine (grants.headline).
+"""
+
+import datetime
+from dataclasses import dataclass
+
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from grants.headline import Headline, headline, offers_by_pk
+from negotiations import calendar_dates, timeline
+from negotiations.models import Jurisdiction, KeyDate, Negotiation, Offer, Position, Stance, Statement
+
+CHANGES = 12
+QUOTES = 4
+DEFAULT_LOOKBACK = datetime.timedelta(days=30)
+
+
+@dataclass(frozen=True)
+class StanceRow:
+    """One government's current stance; governments that say the same thing since the same day share a row."""
+
+    jurisdictions: tuple[Jurisdiction, ...]
+    stance: str
+    stance_label: str
+    since: datetime.date  # the first day of the current stance (its earliest position in the latest run)
+    as_of: datetime.date  # the latest position
+    summary: str
+    conditions: str
+
+
+@dataclass(frozen=True)
+class OfferRow:
+    side: str
+    offer: Offer
+    tabled_by: str
+    headline: Headline
+
+
+@dataclass(frozen=True)
+class Brief:
+    negotiation: Negotiation
+    jurisdiction: Jurisdiction | None
+    since: datetime.date
+    latest_event: datetime.date | None
+    stances: list[StanceRow]
+    offers: list[OfferRow]
+    changes: list[timeline.TimelineEvent]
+    more_changes: bool
+    quotes: list[Statement]
+    key_dates: list[KeyDate]
+
+    @property
+    def effect_for(self) -> str | None:
+        """The P/T whose fiscal effect the offers show (None: the whole country)."""
+        if self.jurisdiction is None or self.jurisdiction.is_federal:
+            return None
+        return self.jurisdiction.code
+
+
+def _stances(negotiation: Negotiation, jurisdiction: Jurisdiction | None) -> list[StanceRow]:
+    positions = Position.objects.filter(negotiation=negotiation).select_related("jurisdiction")
+    if jurisdiction is not None:
+        positions = positions.filter(jurisdiction=jurisdiction)
+    rows: dict[int, StanceRow] = {}
+    # Newest first per jurisdiction: the first position is the current stance; older ones with the
+    # same stance push its "since" back, the first different one ends the run.
+    ended: set[int] = set()
+    for position in positions.order_by("jurisdiction__order", "jurisdiction_id", "-as_of", "-pk"):
+        key = position.jurisdiction_id
+        current = rows.get(key)
+        if current is None:
+            rows[key] = StanceRow(
+                jurisdictions=(position.jurisdiction,), stance=position.stance,
+                stance_label=str(Stance(position.stance).label), since=position.as_of, as_of=position.as_of,
+                summary=position.summary, conditions=position.conditions,
+            )
+        elif key not in ended and position.stance == current.stance:
+            rows[key] = StanceRow(**{**current.__dict__, "since": position.as_of})
+        else:
+            ended.add(key)
+    # A bloc (twelve P/Ts with one stance and one summary since one day) reads as one line.
+    grouped: dict[tuple, StanceRow] = {}
+    for row in rows.values():
+        key = (row.stance, row.since, row.summary, row.conditions)
+        if key in grouped:
+            row = StanceRow(**{**grouped[key].__dict__,
+                               "jurisdictions": grouped[key].jurisdictions + row.jurisdictions})
+        grouped[key] = row
+    return list(grouped.values())
+
+
+def _latest_offers(negotiation: Negotiation, code: str | None) -> list[OfferRow]:
+    federal = Offer.tabled_by.through.objects.filter(
+        offer=OuterRef("pk"), jurisdiction__kind=Jurisdiction.Kind.FEDERAL)
+    provincial = Offer.tabled_by.through.objects.filter(
+        offer=OuterRef("pk")).exclude(jurisdiction__kind=Jurisdiction.Kind.FEDERAL)
+    offers = Offer.objects.filter(negotiation=negotiation).order_by("-tabled_on", "-pk")
+    latest = {
+        "federal": offers.filter(Exists(federal)).values_list("pk", flat=True).first(),
+        "provincial": offers.filter(Exists(provincial)).values_list("pk", flat=True).first(),
+    }
+    loaded = offers_by_pk(pk for pk in latest.values() if pk)
+    rows = []
+    for side, pk in latest.items():
+        if pk is None:
+            continue
+        offer = loaded[pk]
+        rows.append(OfferRow(
+            side=side, offer=offer, tabled_by=", ".join(j.code for j in offer.tabled_by.all()),
+            headline=headline(offer, code=code),
+        ))
+    return rows
+
+
+def _changes(negotiation: Negotiation, jurisdiction: Jurisdiction | None, since: datetime.date):
+    if jurisdiction is None:
+        events = [event for event in timeline.negotiation_timeline(negotiation=negotiation, limit=CHANGES + 1)
+                  if event.date >= since]
+    else:
+        events, _total = timeline.jurisdiction_timeline(
+            jurisdiction=jurisdiction, negotiation_slug=negotiation.slug, date_from=since, limit=CHANGES + 1)
+    return events[:CHANGES], len(events) > CHANGES
+
+
+def _quotes(negotiation: Negotiation, jurisdiction: Jurisdiction | None) -> list[Statement]:
+    statements = Statement.objects.filter(negotiation=negotiation, retracted=False).select_related(
+        "speaker", "jurisdiction", "source")
+    if jurisdiction is not None:
+        statements = statements.filter(jurisdiction=jurisdiction)
+    return list(statements.order_by("-date", "-pk")[:QUOTES])
+
+
+def latest_event_date(negotiation: Negotiation) -> datetime.date | None:
+    """The newest date on the negotiation's record (one query per kind)."""
+    dates = [
+        Position.objects.filter(negotiation=negotiation).order_by("-as_of").values_list("as_of", flat=True).first(),
+        Statement.objects.filter(negotiation=negotiation).order_by("-date").values_list("date", flat=True).first(),
+        Offer.objects.filter(negotiation=negotiation).order_by("-tabled_on").values_list("tabled_on", flat=True).first(),
+    ]
+    dates = [date for date in dates if date]
+    return max(dates) if dates else None
+
+
+def brief(*, negotiation: Negotiation, jurisdiction: Jurisdiction | None = None,
+          since: datetime.date | None = None) -> Brief:
+    """The brief of `negotiation` (for `jurisdiction`, or every government), changes counted from `since`
+    (by default a month before the newest event on record)."""
+    latest = latest_event_date(negotiation)
+    if since is None:
+        since = (latest or timezone.localdate()) - DEFAULT_LOOKBACK
+    code = None if jurisdiction is None or jurisdiction.is_federal else jurisdiction.code
+    changes, more = _changes(negotiation, jurisdiction, since)
+    return Brief(
+        negotiation=negotiation, jurisdiction=jurisdiction, since=since, latest_event=latest,
+        stances=_stances(negotiation, jurisdiction),
+        offers=_latest_offers(negotiation, code),
+        changes=changes, more_changes=more,
+        quotes=_quotes(negotiation, jurisdiction),
+        key_dates=calendar_dates.key_dates(negotiation=negotiation),
+    )

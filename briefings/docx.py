@@ -1,0 +1,96 @@
+"""The brief as a Word document (python-docx), for readers who must edit it before a meeting.
+
+The same value as the page and the PDF (briefings.brief.Brief), in the same order and words.
+"""
+
+import io
+
+from django.utils.translation import gettext as _
+from docx import Document
+from docx.shared import Pt
+
+from briefings.brief import Brief
+
+
+def _table(document, header: list[str], rows: list[list[str]]):
+    table = document.add_table(rows=1, cols=len(header))
+    table.style = "Light Grid Accent 1"
+    for cell, text in zip(table.rows[0].cells, header):
+        cell.text = text
+    for row in rows:
+        for cell, text in zip(table.add_row().cells, row):
+            cell.text = text
+    return table
+
+
+def docx_bytes(brief: Brief) -> bytes:
+    document = Document()
+    document.styles["Normal"].font.size = Pt(10)
+    title = f"{brief.jurisdiction.name_en}: " if brief.jurisdiction else ""
+    document.add_heading(f"{title}{brief.negotiation.title}", level=0)
+    document.add_paragraph(
+        _("Record as of %(latest)s. Changes counted since %(since)s.") % {
+            "latest": brief.latest_event.isoformat() if brief.latest_event else "—",
+            "since": brief.since.isoformat()}
+    )
+
+    document.add_heading(_("Where it stands") if brief.jurisdiction else _("Where each government stands"), level=1)
+    if brief.stances:
+        _table(document, [_("Government"), _("Stance"), _("Since"), _("In short")], [
+            [", ".join(j.code for j in row.jurisdictions), row.stance_label, row.since.isoformat(), row.summary]
+            for row in brief.stances
+        ])
+    else:
+        document.add_paragraph(_("No position recorded yet."))
+
+    document.add_heading(_("The latest offer of each side"), level=1)
+    for row in brief.offers:
+        side = _("Federal") if row.side == "federal" else _("Provinces and territories")
+        document.add_heading(f"{side}: {row.offer.title}", level=2)
+        document.add_paragraph(f"{row.offer.tabled_on.isoformat()} · {_('tabled by')} {row.tabled_by} · "
+                               f"{row.offer.get_status_display()}")
+        if row.headline.figures:
+            if row.headline.code:
+                caption = _("Fiscal effect for %(code)s, per year at full scale") % {"code": row.headline.code}
+            else:
+                caption = _("Fiscal effect for the country, per year at full scale")
+            document.add_paragraph(caption)
+            _table(document, [_("Figure"), _("Amount")],
+                   [[str(figure.label), figure.text] for figure in row.headline.figures])
+        else:
+            document.add_paragraph(_("No fiscal effect: the offer's terms do not add up."))
+    if not brief.offers:
+        document.add_paragraph(_("No offer recorded yet."))
+
+    document.add_heading(_("Who would sign"), level=1)
+    document.add_paragraph(_("Not yet available: the verdicts of each government's conditions on the latest "
+                             "offer will appear here."))
+
+    document.add_heading(_("What changed since %(since)s") % {"since": brief.since.isoformat()}, level=1)
+    for event in brief.changes:
+        document.add_paragraph(f"{event.date.isoformat()} · {str(event.kind.label).capitalize()}: {event.title}",
+                               style="List Bullet")
+    if not brief.changes:
+        document.add_paragraph(_("Nothing recorded since then."))
+
+    document.add_heading(_("Key quotes"), level=1)
+    for statement in brief.quotes:
+        document.add_paragraph(f"“{statement.quote}”", style="Quote")
+        who = statement.speaker.name + (f" ({statement.jurisdiction.code})" if statement.jurisdiction else "")
+        source = f"{statement.source.outlet}, “{statement.source.title}”"
+        if statement.source.url:
+            source += f" {statement.source.url}"
+        document.add_paragraph(f"— {who}, {statement.date.isoformat()}. {source}")
+    if not brief.quotes:
+        document.add_paragraph(_("No statement recorded yet."))
+
+    if brief.key_dates:
+        document.add_heading(_("Key dates"), level=1)
+        for key_date in brief.key_dates:
+            document.add_paragraph(
+                f"{key_date.date.isoformat()} · {key_date.title} ({key_date.get_kind_display()}; "
+                f"{key_date.source.outlet})", style="List Bullet")
+
+    buffer = io.BytesIO()
+    document.save(buffer)
+    return buffer.getvalue()

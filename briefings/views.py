@@ -1,0 +1,117 @@
+"""The briefing of a negotiation or of a jurisdiction: a page to print, a PDF and a Word document.
+
+`?since=YYYY-MM-DD` picks the date from which changes are listed; a date that is not one answers 400
+with the page and the message next to the field, whatever the format asked for. Each format is kept
+in the record cache per address until the record changes.
+"""
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+
+from briefings import brief as briefs
+from briefings import docx, pdf
+from briefings.forms import BriefingForm
+from negotiations import record_cache, selectors
+from negotiations.cached_pages import render_page
+from negotiations.models import Jurisdiction, Negotiation
+
+DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+
+
+def _subject(*, slug: str | None, code: str | None, form: BriefingForm):
+    """(negotiation, jurisdiction) named by the address; 404 for an unknown one."""
+    if code is None:
+        return get_object_or_404(Negotiation, slug=slug), None
+    jurisdiction = get_object_or_404(Jurisdiction, code=code.upper())
+    chosen = form.data.get("negotiation")
+    negotiation = Negotiation.objects.filter(slug=chosen).first() if chosen else selectors.default_negotiation()
+    if negotiation is None:
+        raise Http404(_("No negotiation is recorded under this address."))
+    return negotiation, jurisdiction
+
+
+def _urls(request, *, slug, code) -> dict:
+    query = f"?{request.GET.urlencode()}" if request.GET else ""
+    if code is None:
+        return {"pdf_url": reverse("briefings:negotiation_pdf", args=[slug]) + query,
+                "docx_url": reverse("briefings:negotiation_docx", args=[slug]) + query}
+    return {"pdf_url": reverse("briefings:jurisdiction_pdf", args=[code.upper()]) + query,
+            "docx_url": reverse("briefings:jurisdiction_docx", args=[code.upper()]) + query}
+
+
+def _page(request, *, slug=None, code=None):
+    def build() -> dict:
+        form = BriefingForm(request.GET)
+        negotiation, jurisdiction = _subject(slug=slug, code=code, form=form)
+        if not form.is_valid():
+            return {"form": form, "brief": None, "status": 400}
+        return {
+            "form": form,
+            "brief": briefs.brief(negotiation=negotiation, jurisdiction=jurisdiction,
+                                  since=form.cleaned_data["since"]),
+            **_urls(request, slug=slug, code=code),
+        }
+
+    return render_page(request, "briefings/brief.html", build)
+
+
+def _file(request, *, slug=None, code=None, kind: str):
+    form = BriefingForm(request.GET)
+    if not form.is_valid():
+        return _page(request, slug=slug, code=code)  # the page, 400, the message next to the date
+    if kind == "pdf" and pdf.missing():
+        return render(request, "briefings/unavailable.html", {"reason": pdf.missing(), **_urls(
+            request, slug=slug, code=code)}, status=503)
+
+    def build() -> bytes:
+        negotiation, jurisdiction = _subject(slug=slug, code=code, form=form)
+        brief = briefs.brief(negotiation=negotiation, jurisdiction=jurisdiction, since=form.cleaned_data["since"])
+        if kind == "docx":
+            return docx.docx_bytes(brief)
+        address = request.build_absolute_uri(request.path.removesuffix(".pdf"))
+        html = render_to_string("briefings/brief_print.html", {"brief": brief, "address": address}, request)
+        return pdf.pdf_bytes(html, base_url=request.build_absolute_uri("/"))
+
+    content = record_cache.cached(("brief", kind, request.get_host(), request.get_full_path()), build)
+    name = (slug or code.upper()) + "-briefing"
+    if kind == "pdf":
+        response = HttpResponse(content, content_type="application/pdf")
+        response["Content-Disposition"] = f'inline; filename="{name}.pdf"'
+    else:
+        response = HttpResponse(content, content_type=DOCX_TYPE)
+        response["Content-Disposition"] = f'attachment; filename="{name}.docx"'
+    return response
+
+
+@require_safe
+def negotiation_html(request, slug):
+    return _page(request, slug=slug)
+
+
+@require_safe
+def negotiation_pdf(request, slug):
+    return _file(request, slug=slug, kind="pdf")
+
+
+@require_safe
+def negotiation_docx(request, slug):
+    return _file(request, slug=slug, kind="docx")
+
+
+@require_safe
+def jurisdiction_html(request, code):
+    return _page(request, code=code)
+
+
+@require_safe
+def jurisdiction_pdf(request, code):
+    return _file(request, code=code, kind="pdf")
+
+
+@require_safe
+def jurisdiction_docx(request, code):
+    return _file(request, code=code, kind="docx")

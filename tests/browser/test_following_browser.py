@@ -1,0 +1,56 @@
+"""Following in a real browser: the follow button's htmx region (follow, unfollow, a refused follow), and
+the briefing page with its date field, on a desktop and a phone."""
+
+import re
+
+from playwright.sync_api import expect
+
+from alerts.models import Follow
+
+
+def test_follow_and_unfollow_a_jurisdiction_in_place(page, live_server, cjg_data, editor_login, screenshot):
+    editor_login(page)
+    page.goto(f"{live_server.url}/jurisdictions/ON/")
+    bar = page.locator(".follow-bar")
+    expect(bar.get_by_role("link", name="Feed (Atom)")).to_have_attribute("href", "/jurisdictions/ON/feed")
+    bar.get_by_role("button", name="Follow by e-mail").click()
+    expect(bar).to_contain_text("You follow this (as it happens).")
+    assert Follow.objects.filter(user__username="editor", jurisdiction__code="ON").count() == 1
+    screenshot(page, "following-jurisdiction")
+    page.reload()  # the state is the reader's, loaded over htmx into a cached page
+    expect(bar).to_contain_text("You follow this")
+    bar.get_by_role("button", name="Unfollow").click()
+    expect(bar.get_by_role("button", name="Follow by e-mail")).to_be_visible()
+    assert not Follow.objects.filter(user__username="editor").exists()
+
+
+def test_a_refused_follow_says_why_next_to_the_button(page, live_server, cjg_data, editor_login):
+    editor_login(page)
+    page.goto(f"{live_server.url}/people/jason-kenney/")
+    bar = page.locator(".follow-bar")
+    expect(bar.get_by_role("button", name="Follow by e-mail")).to_be_visible()
+    # The person is removed from the address (as a stale page would post): the follow is refused.
+    page.locator(".follow-bar input[name=key]").evaluate("input => input.value = 'nobody-at-all'")
+    bar.get_by_role("button", name="Follow by e-mail").click()
+    expect(bar.get_by_role("alert")).to_have_text("No person is recorded under “nobody-at-all”.")
+    expect(bar.get_by_role("button", name="Follow by e-mail")).to_be_visible()
+    assert not Follow.objects.exists()
+
+
+def test_the_briefing_page_and_its_bad_date(page, phone_page, live_server, cjg_data, screenshot):
+    page.goto(f"{live_server.url}/negotiations/canada-job-grant/briefing")
+    expect(page.get_by_role("heading", name="Where each government stands")).to_be_visible()
+    expect(page.locator(".brief-downloads a", has_text="PDF")).to_have_attribute("href", re.compile(r"briefing\.pdf"))
+    screenshot(page, "briefing-1280")
+    page.emulate_media(media="print")
+    expect(page.locator(".site-header")).to_be_hidden()  # the print stylesheet leaves the frame out
+    expect(page.locator(".brief-controls")).to_be_hidden()
+    # A date that is not one: 400, the page with the message next to the field (the phone's page, whose
+    # console may report the 400 status).
+    phone_page.goto(f"{live_server.url}/negotiations/canada-job-grant/briefing?since=2014-02-30")
+    expect(phone_page.locator("#since-error")).to_have_text(re.compile("Write the date as YYYY-MM-DD"))
+    expect(phone_page.locator("#id_since")).to_have_attribute("aria-invalid", "true")
+    expect(phone_page.locator("#id_since")).to_have_value("")  # a date input cannot hold 2014-02-30
+    phone_page.goto(f"{live_server.url}/jurisdictions/ON/briefing")
+    expect(phone_page.get_by_role("heading", name="Where it stands")).to_be_visible()
+    screenshot(phone_page, "briefing-390")

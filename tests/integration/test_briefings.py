@@ -1,0 +1,141 @@
+"""The briefing: a page to print, a PDF (its pages, headings and figures read back with pypdf) and a
+Word document (its headings and figures read back with python-docx), over the Canada Job Grant data set."""
+
+import io
+import os
+import re
+
+import pytest
+from django.core.management import call_command
+
+from briefings import pdf
+from grants.presentation import format_line
+from grants.selectors import fiscal_effect, offer_with_terms
+
+pytestmark = pytest.mark.django_db
+
+needs_pdf = pytest.mark.skipif(
+    bool(pdf.missing()) and not os.environ.get("REQUIRE_BROWSER"),
+    reason="WeasyPrint's system libraries (Pango) are missing here; set REQUIRE_BROWSER=1 to fail instead",
+)
+
+
+@pytest.fixture
+def cjg(db):
+    call_command("load_cjg", verbosity=0)
+
+
+def national(slug: str, line: str) -> str:
+    return format_line(line, getattr(fiscal_effect(offer_with_terms(slug)).national, line))
+
+
+def for_jurisdiction(slug: str, code: str, line: str) -> str:
+    return format_line(line, getattr(fiscal_effect(offer_with_terms(slug)).jurisdiction(code), line))
+
+
+def test_the_negotiation_page_has_every_part_and_links_to_the_files(client, cjg):
+    response = client.get("/negotiations/canada-job-grant/briefing?since=2014-01-01")
+    html = response.content.decode()
+    assert response.status_code == 200
+    for heading in ("Where each government stands", "The latest offer of each side", "Who would sign",
+                    "What changed since 2014-01-01", "Key quotes", "Key dates"):
+        assert heading in html, heading
+    # Twelve P/Ts that say the same thing since the same day share one row.
+    assert "NL, PE, NS, NB, ON, MB, SK, YT, NT, NU" in html or "NL, PE, NS, NB, ON, MB, SK" in html
+    assert national("federal-dec-2013", "federal_cost") in html
+    assert national("pt-counter-jan-2014", "employer_cost") in html
+    assert 'href="/negotiations/canada-job-grant/briefing.pdf?since=2014-01-01"' in html
+    assert 'href="/negotiations/canada-job-grant/briefing.docx?since=2014-01-01"' in html
+    assert 'rel="stylesheet" href="/static/css/brief.css"' in html  # its print stylesheet
+
+
+def test_a_jurisdiction_brief_shows_the_offers_effect_for_it(client, cjg):
+    html = client.get("/jurisdictions/on/briefing").content.decode()
+    assert "Ontario: Canada Job Grant" in html
+    assert "Fiscal effect for ON, per year at full scale" in html
+    assert for_jurisdiction("federal-dec-2013", "ON", "federal_cost") in html
+    assert "Brad Duguid (ON)" in html  # Ontario's quotes, with their source
+    assert "The Canadian Press (Ottawa)" in html
+
+
+def test_since_picks_the_changes(client, cjg):
+    early = client.get("/negotiations/canada-job-grant/briefing?since=2014-01-29").content.decode()
+    changes = early[early.index("What changed since 2014-01-29"):early.index("Key quotes")]
+    assert "2014-01-29" in changes and "2014-01-28" not in changes
+    late = client.get("/negotiations/canada-job-grant/briefing?since=2015-01-01").content.decode()
+    assert "Nothing recorded since then." in late
+
+
+@pytest.mark.parametrize("address", [
+    "/negotiations/canada-job-grant/briefing?since=2014-13-01",
+    "/negotiations/canada-job-grant/briefing.pdf?since=yesterday",
+    "/jurisdictions/ON/briefing.docx?since=2014-02-30",
+])
+def test_a_bad_date_answers_a_clear_message_next_to_the_field(client, cjg, address):
+    response = client.get(address)
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "Write the date as YYYY-MM-DD, such as 2014-01-15." in html
+    assert 'id="since-error"' in html and 'aria-invalid="true"' in html
+
+
+def test_unknown_subjects_are_404(client, cjg):
+    assert client.get("/negotiations/nothing/briefing").status_code == 404
+    assert client.get("/jurisdictions/ZZ/briefing.docx").status_code == 404
+
+
+@needs_pdf
+def test_the_pdf_has_one_or_two_pages_with_its_headings_and_figures(client, cjg):
+    from pypdf import PdfReader
+
+    response = client.get("/negotiations/canada-job-grant/briefing.pdf?since=2014-01-01")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    reader = PdfReader(io.BytesIO(response.content))
+    assert 1 <= len(reader.pages) <= 2
+    text = re.sub(r"\s+", " ", " ".join(page.extract_text() for page in reader.pages))
+    for heading in ("Canada Job Grant", "Where each government stands", "The latest offer of each side",
+                    "Who would sign", "What changed since 2014-01-01", "Key quotes", "Key dates"):
+        assert heading in text, heading
+    assert f"Federal cost {national('federal-dec-2013', 'federal_cost')}" in text
+    assert f"Employer cost {national('pt-counter-jan-2014', 'employer_cost')}" in text
+    assert "The Labour Market Agreements expire" in text
+
+
+@needs_pdf
+def test_a_jurisdictions_pdf_shows_its_figures(client, cjg):
+    from pypdf import PdfReader
+
+    response = client.get("/jurisdictions/QC/briefing.pdf")
+    reader = PdfReader(io.BytesIO(response.content))
+    assert 1 <= len(reader.pages) <= 2
+    text = re.sub(r"\s+", " ", " ".join(page.extract_text() for page in reader.pages))
+    assert "Quebec" in text and "Fiscal effect for QC" in text
+    assert f"Provincial cost {for_jurisdiction('federal-dec-2013', 'QC', 'provincial_cost')}" in text
+
+
+def test_the_pdf_answers_503_with_a_clear_message_where_it_cannot_be_made(client, cjg, monkeypatch):
+    monkeypatch.setattr(pdf, "missing", lambda: "cannot load library 'libpango-1.0-0'")
+    response = client.get("/negotiations/canada-job-grant/briefing.pdf")
+    assert response.status_code == 503
+    html = response.content.decode()
+    assert "The PDF cannot be made on this server" in html
+    assert "libpango-1.0-0" in html
+    assert 'href="/negotiations/canada-job-grant/briefing.docx"' in html
+
+
+def test_the_word_document_has_the_headings_and_figures(client, cjg):
+    from docx import Document
+
+    response = client.get("/jurisdictions/ON/briefing.docx?since=2014-01-01")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/vnd.openxmlformats-officedocument")
+    document = Document(io.BytesIO(response.content))
+    headings = [p.text for p in document.paragraphs if p.style.name.startswith(("Heading", "Title"))]
+    assert headings[0] == "Ontario: Canada Job Grant"
+    for heading in ("Where it stands", "The latest offer of each side", "Who would sign",
+                    "What changed since 2014-01-01", "Key quotes", "Key dates"):
+        assert heading in headings, heading
+    cells = [[cell.text for cell in row.cells] for table in document.tables for row in table.rows]
+    assert ["Federal cost", for_jurisdiction("federal-dec-2013", "ON", "federal_cost")] in cells
+    assert ["ON", "conditional", "2014-01-28"] == cells[1][:3]
