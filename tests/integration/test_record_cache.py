@@ -101,8 +101,9 @@ def record_queries(client: Client, path: str, **headers) -> tuple[str, list[str]
 
 
 def main(html: str) -> str:
-    """The page's own part: what the record cache keeps."""
-    return html[html.index("<main"):html.index("</main>")]
+    """The page's own part (what the record cache keeps), with the links back to this address that the
+    per-request parts around it carry (log in, follow) taken out."""
+    return re.sub(r"next=[^\"&]*", "next=…", html[html.index("<main"):html.index("</main>")])
 
 
 def on_position() -> Position:
