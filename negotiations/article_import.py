@@ -490,6 +490,9 @@ class _Reader:
                 continue
             boundary = 0
             for position, quote in enumerate(in_paragraph):
+                # Whole sentences before the quote can introduce its speaker ("X said …. “…,” she said").
+                lead = masked[boundary:quote.open_mark]
+                self._note_speech(lead, 0, len(lead) - len(_last_sentence(lead)))
                 if quote.last_paragraph != index:
                     # The quote runs on: attribution is in the paragraph where it ends.
                     last = paragraphs[quote.last_paragraph]
@@ -663,6 +666,12 @@ class _Reader:
             mention = self._mention_from_run(appos.group("name").split(), apposition=appos.group("role"))
             if mention is not None:
                 return mention
+        if tokens and tokens[-1] == "," and (appos := re.search(
+                rf"(?:^|[,;]\s*|\b)(?:a|an|the)\s+(?P<role>[a-z][^,\u2063]{{2,80}}),\s+(?P<name>{_WORD}(?:\s+{_WORD}){{1,3}}),\s*$",
+                before)):
+            mention = self._mention_from_run(appos.group("name").split(), apposition=appos.group("role"))
+            if mention is not None:
+                return mention
         if tokens and tokens[-1].lower() == "the" and not run:
             return None
         # "…,” said Brad Duguid, Ontario's minister of training." / "said Manitoba's Theresa Oswald."
@@ -796,7 +805,9 @@ class _Reader:
 
         def fits(title: str) -> bool:
             title = title.lower()
-            return all(word[:6] in title for word in key_words)
+            if "spokes" in title and not any(word.startswith("spokes") for word in key_words):
+                return False  # "the minister" is not the minister's spokeswoman
+            return bool(key_words) and all(word[:6] in title for word in key_words)
 
         for person in reversed(self.people):
             if fits(person.role) and (not possessor or (boss and boss.name in person.role) or possessor in person.role):

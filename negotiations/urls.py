@@ -1,6 +1,6 @@
 from django.urls import path
 
-from negotiations.views import offers, overview, record, stances, timeline
+from negotiations.views import imports, offers, overview, record, stances, timeline
 
 app_name = "negotiations"
 
@@ -26,4 +26,9 @@ urlpatterns = [
     path("statements/<int:pk>/retract", record.statement_retract, name="statement_retract"),
     path("positions/new", record.position_new, name="position_new"),
     path("search/", record.search, name="search"),
+    path("imports/new", imports.import_new, name="import_new"),
+    path("imports/<int:pk>/", imports.import_review, name="import_review"),
+    path("imports/<int:pk>/source", imports.import_source, name="import_source"),
+    path("imports/<int:pk>/proposals/<int:proposal_pk>", imports.proposal_decide, name="proposal_decide"),
+    path("imports/<int:pk>/commit", imports.import_commit, name="import_commit"),
 ]
