@@ -529,7 +529,8 @@ class _Reader:
         if fragment and (_NOT_ATTRIBUTED.search(head_sentence) or
                          (len(words) == 1 and not re.match(r"\s*[,.]?\s*(?:he|she|they|[A-Z]\w+)\s+(?:" + _SPEECH_VERBS + r")\b", tail))):
             return None, None
-        if not fragment and len(words) <= 4 and all(word[:1].isupper() for word in words) and not tail_sentence:
+        if 1 < len(words) <= 5 and all(word[:1].isupper() for word in words) and not re.search(r"[.!?,]$", text) \
+                and not _VERB.search(tail_sentence):
             return None, None  # a name or a title in quotation marks
         frame = f"{head_sentence} \u2063 {tail_sentence}"
         mention = self._attribution(head_sentence, tail_sentence)

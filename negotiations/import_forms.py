@@ -56,6 +56,8 @@ class ArticleForm(forms.Form):
 
 
 class SourceForm(forms.ModelForm):
+    url = forms.URLField(label=_("Address"), required=False, max_length=500, assume_scheme="https")
+
     class Meta:
         model = ArticleImport
         fields = ["outlet", "title", "author", "published_on", "date_precision", "url"]
