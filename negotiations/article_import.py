@@ -963,6 +963,8 @@ def _first_sentence(text: str) -> str:
 
 def _clean_quote(text: str) -> str:
     text = re.sub(r"\s+", " ", text).strip()
+    if re.search(r",[’']$", text):  # a comma inside a nested quote that ends the quote: ‘We will not,’
+        text = text[:-2] + "." + text[-1]
     if text.endswith(","):
         text = text[:-1].rstrip()
         if text and text[0].isupper():

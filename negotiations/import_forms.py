@@ -64,6 +64,19 @@ class SourceForm(forms.ModelForm):
         widgets = {"published_on": _date_input()}
 
 
+class ListedChoiceField(forms.ChoiceField):
+    """A choice among objects read once by the page and shared by all its forms (keyed by ``key``)."""
+
+    def __init__(self, *, objects, key: str, empty_label: str, **kwargs):
+        self.objects = {str(getattr(obj, key)): obj for obj in objects}
+        choices = [("", empty_label), *((value, str(obj)) for value, obj in self.objects.items())]
+        super().__init__(choices=choices, required=False, **kwargs)
+
+    def clean(self, value):
+        value = super().clean(value)
+        return self.objects.get(value) if value else None
+
+
 class ProposalForm(forms.ModelForm):
     class Meta:
         model = ProposedStatement
@@ -73,15 +86,18 @@ class ProposalForm(forms.ModelForm):
 
     def __init__(self, *args, people=None, jurisdictions=None, **kwargs):
         super().__init__(*args, **kwargs)
-        # The choices are read once per page and shared by every proposal's form.
-        self.fields["speaker"].queryset = Person.objects.all() if people is None else people
-        self.fields["speaker"].empty_label = _("a new person (name below)")
-        self.fields["jurisdiction"].queryset = Jurisdiction.objects.all() if jurisdictions is None else jurisdictions
-        self.fields["jurisdiction"].empty_label = _("none: a stakeholder")
-        self.fields["speaker"].to_field_name = "slug"
-        self.fields["jurisdiction"].to_field_name = "code"
+        # perf: the people and jurisdictions are read once per page, not once per proposal's form.
+        people = list(Person.objects.only("slug", "name")) if people is None else people
+        jurisdictions = list(Jurisdiction.objects.all()) if jurisdictions is None else jurisdictions
+        self.fields["speaker"] = ListedChoiceField(objects=people, key="slug", label=_("Speaker"),
+                                                   empty_label=_("a new person (name below)"))
+        self.fields["jurisdiction"] = ListedChoiceField(objects=jurisdictions, key="code", label=_("On behalf of"),
+                                                        empty_label=_("none: a stakeholder"))
+        instance = self.instance
+        self.initial["speaker"] = instance.speaker.slug if instance.speaker_id else ""
+        self.initial["jurisdiction"] = instance.jurisdiction.code if instance.jurisdiction_id else ""
         for name in self.fields:
-            self.fields[name].widget.attrs["id"] = f"id_p{self.instance.pk}_{name}"
+            self.fields[name].widget.attrs["id"] = f"id_p{instance.pk}_{name}"
 
     def clean(self):
         cleaned = super().clean()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+from dataclasses import replace
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -67,11 +68,29 @@ def find_import(*, text: str, url: str = "") -> ArticleImport | None:
     return found
 
 
-def propose_for_record(data: bytes | str, *, published=None, published_precision="day", url="", outlet="",
+def propose_for_record(data, *, published=None, published_precision="day", url="", outlet="",
                        title="") -> Proposal:
-    """The extraction's proposal, with the record's people known to it."""
-    return propose(data, known_people=known_people(), published=published, published_precision=published_precision,
-                   url=url, outlet=outlet, title=title)
+    """The extraction's proposal with the record's people known to it, less the quotes already recorded."""
+    proposal = propose(data, known_people=known_people(), published=published,
+                       published_precision=published_precision, url=url, outlet=outlet, title=title)
+    return without_recorded(proposal)
+
+
+def without_recorded(proposal: Proposal) -> Proposal:
+    """The proposal without the quotes the record already has (the same words by the same known person)."""
+    keys = {item.speaker.known for item in proposal.statements if item.speaker and item.speaker.known}
+    if not keys:
+        return proposal
+    people = {person.slug: person.pk for person in Person.objects.filter(slug__in=keys)}
+    recorded = _recorded_quotes(people.values())
+    kept = tuple(item for item in proposal.statements
+                 if not (item.speaker and item.speaker.known in people
+                         and (people[item.speaker.known], normalize_quote(item.quote)) in recorded))
+    skipped = len(proposal.statements) - len(kept)
+    if not skipped:
+        return proposal
+    warning = _("%(count)s quotes are already in the record and are not proposed again.") % {"count": skipped}
+    return replace(proposal, statements=kept, warnings=(*proposal.warnings, warning))
 
 
 @transaction.atomic
@@ -95,7 +114,7 @@ def article_import_create(
     existing = find_import(text=article.text, url=url)
     if existing is not None:
         return existing, False
-    proposal = propose(article, known_people=known_people(), published=published, url=url, outlet=outlet, title=title)
+    proposal = propose_for_record(article, published=published, url=url, outlet=outlet, title=title)
     source = Source.objects.filter(url=proposal.source.url).first() if proposal.source.url else None
     article_import = ArticleImport(
         negotiation=negotiation, text=proposal.text, text_hash=text_hash(proposal.text),
@@ -119,15 +138,10 @@ def article_import_create(
 
     people = {person.slug: person for person in Person.objects.filter(
         slug__in={item.speaker.known for item in proposal.statements if item.speaker and item.speaker.known})}
-    recorded = _recorded_quotes(people.values())
     jurisdictions = {j.code: j for j in Jurisdiction.objects.all()}
     order = 0
-    skipped = 0
     for item in proposal.statements:
         speaker = people.get(item.speaker.known) if item.speaker and item.speaker.known else None
-        if speaker is not None and (speaker.pk, normalize_quote(item.quote)) in recorded:
-            skipped += 1
-            continue
         order += 1
         row = ProposedStatement(
             article_import=article_import, order=order, quote=item.quote, fragment=item.fragment, speaker=speaker,
@@ -142,11 +156,6 @@ def article_import_create(
         )
         _attribute_to(row, actor)
         row.save()
-    if skipped:
-        article_import.warnings = [*article_import.warnings,
-                                   _("%(count)s quotes are already in the record and are not proposed again.")
-                                   % {"count": skipped}]
-        article_import.save(update_fields=["warnings"])
     return article_import, True
 
 
@@ -155,6 +164,7 @@ def _valid_url(url: str) -> bool:
 
 
 def _recorded_quotes(people) -> set[tuple[int, str]]:
+    """(speaker id, normalised quote) of every statement by these people (Person objects or ids)."""
     statements = Statement.objects.filter(speaker__in=list(people)).values_list("speaker_id", "quote")
     return {(speaker_id, normalize_quote(quote)) for speaker_id, quote in statements}
 

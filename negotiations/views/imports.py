@@ -52,8 +52,8 @@ def _proposal_context(proposal, text, form):
 
 
 def _review_context(article_import, *, source_form=None, bound=None):
-    people = Person.objects.all()
-    jurisdictions = Jurisdiction.objects.all()
+    people = list(Person.objects.only("slug", "name"))
+    jurisdictions = list(Jurisdiction.objects.all())
     items = []
     for proposal in article_import.proposals.select_related("speaker", "jurisdiction", "statement"):
         form = bound if bound is not None and bound.instance.pk == proposal.pk else \
@@ -97,27 +97,29 @@ def import_source(request, pk):
 @login_required
 @permission_required(PERMISSION, raise_exception=True)
 def proposal_decide(request, pk, proposal_pk):
-    proposal = get_object_or_404(ProposedStatement.objects.select_related("article_import"),
+    """Accept, edit or reject one proposal; htmx gets the proposal's region back, a plain post the page."""
+    proposal = get_object_or_404(ProposedStatement.objects.select_related("article_import", "speaker", "jurisdiction"),
                                  pk=proposal_pk, article_import_id=pk)
     decision = DECISIONS.get(request.POST.get("decision", ""))
     form = ProposalForm(request.POST, instance=proposal)
     error = ""
-    if decision is None:
-        error = _("Choose accept, save as edited, or reject.")
-    elif decision == ProposedStatement.Decision.REJECTED or decision == ProposedStatement.Decision.PENDING:
-        services.proposal_decide(actor=request.user, proposal=ProposedStatement.objects.get(pk=proposal.pk),
-                                 decision=decision)
-        form = ProposalForm(instance=ProposedStatement.objects.get(pk=proposal.pk))
-    elif form.is_valid():
-        changed = form.has_changed()
-        try:
-            services.proposal_decide(actor=request.user, proposal=form.instance,
-                                     decision=ProposedStatement.Decision.EDITED if changed else decision)
-        except ValidationError as failure:
-            error = " ".join(failure.messages)
-    else:
-        error = _("This quote is not accepted yet: please correct what is marked.")
-    proposal = ProposedStatement.objects.select_related("article_import").get(pk=proposal.pk) if not error else proposal
+    try:
+        if decision is None:
+            error = _("Choose accept, save as edited, or reject.")
+        elif decision in (ProposedStatement.Decision.REJECTED, ProposedStatement.Decision.PENDING):
+            # Rejecting keeps the proposal as it was; the edits posted with it are not saved.
+            proposal.refresh_from_db()
+            proposal = services.proposal_decide(actor=request.user, proposal=proposal, decision=decision)
+            form = ProposalForm(instance=proposal)
+        elif form.is_valid():
+            if decision == ProposedStatement.Decision.ACCEPTED and form.has_changed():
+                decision = ProposedStatement.Decision.EDITED
+            proposal = services.proposal_decide(actor=request.user, proposal=form.instance, decision=decision)
+            form = ProposalForm(instance=proposal)
+        else:
+            error = _("This quote is not accepted yet: please correct what is marked.")
+    except ValidationError as failure:
+        error = " ".join(failure.messages)
     if request.htmx:
         context = _proposal_context(proposal, proposal.article_import.text, form)
         context["error"] = error
@@ -126,8 +128,7 @@ def proposal_decide(request, pk, proposal_pk):
         return response
     if error:
         messages.error(request, error)
-        context = _review_context(proposal.article_import, bound=form)
-        return render(request, "negotiations/import_review.html", context, status=200)
+        return render(request, "negotiations/import_review.html", _review_context(proposal.article_import, bound=form))
     return redirect(reverse("negotiations:import_review", args=[pk]) + f"#proposal-{proposal.pk}")
 
 
