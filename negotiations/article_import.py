@@ -678,6 +678,11 @@ class _Reader:
         # "…,” said Brad Duguid, Ontario's minister of training." / "said Manitoba's Theresa Oswald."
         if not run and (not tokens or tokens[-1] in (",", "\u2063", ":")):
             after = text[verb.end():]
+            # "…,” said the premier." / "said a spokeswoman for the minister"
+            role = re.match(r"\s+(?:the|a|an)\s+((?:[\w’'\-]+\s+){0,2}?(?:" + "|".join(sorted(_ROLE_WORDS)) + r"))\b"
+                            r"(?:\s+for\s+(?:the\s+)?(?P<boss>[\w’'\-]+(?:\s+[A-Z][\w’'\-]+)?))?", after)
+            if role:
+                return _Mention(role=role.group(1).lower(), possessor=role.group("boss") or "")
             match = re.match(rf"\s+(?P<run>(?:(?:{_WORD}|{'|'.join(_ROLE_WORDS)})\s+){{0,5}}{_WORD})"
                              r"(?:,\s+(?P<role>[^.\u2063]{3,120}))?", after)
             if match:

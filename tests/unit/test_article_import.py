@@ -142,3 +142,19 @@ def test_scare_quotes_and_titles_are_not_proposed():
             '"We will look at it," Jo Bloggs said.')
     proposal = propose(text, published=MONDAY)
     assert [item.quote for item in proposal.statements] == ["We will look at it."]
+
+
+def test_colon_says_said_the_premier_and_last_week():
+    proposal = propose((ARTICLES / "winnipeg_utf8.txt").read_bytes())
+    quotes = by_quote(proposal)
+    assert proposal.source.published == datetime.date(2015, 1, 17)  # from the dateline
+    assert proposal.source.dateline == "WINNIPEG"
+    assert quotes["we are ready to sign and we will"].speaker.name == "Oswin Park"  # "Park said: “…”"
+    says = quotes["it is a good deal for apprentices"].speaker  # "…,” says Manitoba Finance Minister …"
+    assert (says.name, says.jurisdiction) == ("Dana Whitlock", "MB")
+    assert quotes["it is not yet a good deal for the treasury"].speaker.name == "Dana Whitlock"
+    assert quotes["falls short of what employers need"].fragment
+    assert quotes["falls short of what employers need"].speaker.name == "Jean-Marc Dubé"
+    assert quotes["we will be there when the program opens"].speaker.name == "Oswin Park"  # "said the premier"
+    last_week = quotes["nobody should read this as a blank cheque"]
+    assert (last_week.date, last_week.date_precision) == (datetime.date(2015, 1, 10), "approximate")
