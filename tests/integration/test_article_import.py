@@ -219,3 +219,21 @@ def test_review_page_marks_the_passage_and_htmx_decisions(client, negotiation, e
     assert "Accepted as edited" in good.content.decode() or "accepted" in good.content.decode()
     proposal.refresh_from_db()
     assert proposal.decision in ("accepted", "edited") and proposal.speaker_name == "Rowan Feild"
+
+
+def test_review_page_query_count_does_not_grow_with_the_proposals(client, negotiation, editor):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(editor)
+    small, _ = imports.article_import_create(actor=editor, data=LEDGER, negotiation=negotiation)
+    longer = LEDGER.replace(b"</article>", (ARTICLES / "atlantic_cp1252.txt").read_text(encoding="cp1252")
+                            .replace("\n\n", "</p><p>").encode() + b"</article>")
+    large, _ = imports.article_import_create(actor=editor, data=longer, negotiation=negotiation)
+    assert large.proposals.count() > small.proposals.count() + 3
+    counts = []
+    for article_import in (small, large):
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(f"/imports/{article_import.pk}/").status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
