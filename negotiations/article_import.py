@@ -637,7 +637,11 @@ class _Reader:
                 mention = self._subject(text, verb)
                 if mention is not None:
                     return mention
-            if match := re.search(rf"\baccording to\s+(?P<who>(?:the\s+|a\s+)?[\w’'.\- ]{{2,80}}?)(?=[,.;]|$)", text):
+            if match := re.search(rf"\baccording to\s+(?P<who>(?:the\s+|a\s+)?[\w’'.\- ]{{2,80}}?)(?=[,.;\u2063]|$)"
+                                  rf"(?:,\s+(?P<name>{_WORD}(?:\s+{_WORD}){{1,3}})\s*,)?", text, re.IGNORECASE):
+                if match.group("name") and match.group("name")[:1].isupper():
+                    # "according to Oduya's spokesman, Tariq Benn, …"
+                    return _Mention(person=self._person(match.group("name"), match.group("who")))
                 mention = self._mention_from_phrase(match.group("who"))
                 if mention is not None:
                     return mention

@@ -3,6 +3,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
 from django.core.exceptions import ValidationError
+from django.db.models import Count
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
@@ -65,6 +66,15 @@ def _review_context(article_import, *, source_form=None, bound=None):
             "items": items, "counts": counts}
 
 
+def _counts(article_import_id: int) -> dict:
+    """How many proposals of the import are in each state (for the counts htmx updates out of band)."""
+    rows = ProposedStatement.objects.filter(article_import_id=article_import_id).values("decision") \
+        .annotate(n=Count("pk")).values_list("decision", "n")
+    counts = dict.fromkeys(ProposedStatement.Decision.values, 0)
+    counts.update(rows)
+    return counts
+
+
 @login_required
 @permission_required(PERMISSION, raise_exception=True)
 def import_review(request, pk):
@@ -122,7 +132,7 @@ def proposal_decide(request, pk, proposal_pk):
         error = " ".join(failure.messages)
     if request.htmx:
         context = _proposal_context(proposal, proposal.article_import.text, form)
-        context["error"] = error
+        context.update(error=error, oob=True, counts=_counts(proposal.article_import_id))
         response = render(request, "negotiations/import_review.html#proposal", context)
         patch_vary_headers(response, ("HX-Request",))
         return response

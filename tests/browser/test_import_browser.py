@@ -73,6 +73,7 @@ def test_import_review_and_commit(page, live_server, editor_login, record, scree
     for number in (3, 4, 5, 6):
         proposal(page, number).locator("button[value=accept]").click()
         expect(proposal(page, number).locator(".decision")).to_have_text("accepted")
+    expect(page.locator("#import-counts")).to_have_text("To review: 0 · accepted: 4 · edited: 1 · rejected: 1")
     screenshot(page, "import-review")
 
     page.click("text=Commit the accepted quotes")

@@ -78,6 +78,8 @@ def test_partial_quote_is_a_fragment_and_said_in_french_is_marked():
     french = quotes["our apprentices are not a federal file"]
     assert french.speaker.name == "Hélène Gagnon" and french.speaker.jurisdiction == "QC"
     assert (french.language, french.original_language) == ("en", "fr")
+    benn = quotes["the door remains open"].speaker  # "According to Oduya's spokesman, Tariq Benn, “…”"
+    assert (benn.name, benn.role, benn.jurisdiction) == ("Tariq Benn", "spokesman for Maeve Oduya", "CA")
 
 
 def test_spokeswoman_according_to_and_role_only():
