@@ -375,8 +375,6 @@ def _parse_date(text: str, *, anchor: datetime.date | None) -> tuple[datetime.da
 
 
 def _dateparser_date(text: str, anchor: datetime.date | None) -> tuple[datetime.date | None, str]:
-    from dateparser.date import DateDataParser
-
     settings = {"PREFER_DATES_FROM": "past", "RETURN_AS_TIMEZONE_AWARE": False, "PREFER_DAY_OF_MONTH": "first"}
     if anchor is not None:
         settings["RELATIVE_BASE"] = datetime.datetime.combine(anchor, datetime.time(12))
@@ -555,7 +553,7 @@ class _Reader:
             original = previous[0].original_language
         if date is not None and person is not None:
             self.person_dates[id(person)] = (date, precision, basis)
-        speaker = self._speaker(person, mention, how)
+        speaker = self._speaker(person, how)
         if speaker is None:
             self.warnings.append(f"No speaker found for “{_short(text)}”: choose one.")
         base = self.offsets[quote.paragraph]
@@ -832,7 +830,7 @@ class _Reader:
         person = _Person(name="", role=title, jurisdiction=jurisdiction)
         return person, "role only"
 
-    def _speaker(self, person: _Person | None, mention: _Mention | None, how: str) -> SpeakerProposal | None:
+    def _speaker(self, person: _Person | None, how: str) -> SpeakerProposal | None:
         if person is None:
             return None
         if not person.name:

@@ -4,7 +4,13 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from negotiations.article_text import NotText, read_article
-from negotiations.models import ArticleImport, Jurisdiction, Negotiation, Person, ProposedStatement
+from negotiations.models import (
+    ArticleImport,
+    Jurisdiction,
+    Negotiation,
+    Person,
+    ProposedStatement,
+)
 
 MAX_BYTES = 2_000_000
 

@@ -18,8 +18,17 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from negotiations.article_import import KnownPerson, KnownRole, Proposal, normalize_quote, propose
-from negotiations.article_text import NotText, read_article
+from negotiations.article_import import (
+    KnownPerson,
+    KnownRole,
+    Proposal,
+    normalize_quote,
+    propose,
+)
+from negotiations.article_text import (  # NotText: what article_import_create raises
+    NotText,
+    read_article,
+)
 from negotiations.models import (
     ArticleImport,
     Jurisdiction,

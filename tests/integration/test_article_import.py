@@ -12,9 +12,21 @@ from django.contrib.auth.models import Permission
 from django.core.management import CommandError, call_command
 
 from negotiations.article_import import normalize_quote
-from negotiations.models import ArticleImport, Person, ProposedStatement, Source, Statement
+from negotiations.models import (
+    ArticleImport,
+    Person,
+    ProposedStatement,
+    Source,
+    Statement,
+)
 from negotiations.services import imports
-from tests.factories import JurisdictionFactory, NegotiationFactory, PersonFactory, StatementFactory, UserFactory
+from tests.factories import (
+    JurisdictionFactory,
+    NegotiationFactory,
+    PersonFactory,
+    StatementFactory,
+    UserFactory,
+)
 
 ARTICLES = Path(__file__).resolve().parents[1] / "data" / "articles"
 # ../shared/seeds beside the repository; SEEDS_DIR points elsewhere (a git worktree has no shared/ beside it).

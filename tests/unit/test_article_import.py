@@ -8,7 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from negotiations.article_import import KnownPerson, KnownRole, normalize_quote, propose, proposal_json
+from negotiations.article_import import (
+    KnownPerson,
+    KnownRole,
+    normalize_quote,
+    proposal_json,
+    propose,
+)
 from negotiations.article_text import NotText, read_article
 
 ARTICLES = Path(__file__).resolve().parents[1] / "data" / "articles"
