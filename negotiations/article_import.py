@@ -66,7 +66,7 @@ _SPEECH_VERBS = (
 )
 _VERB = re.compile(rf"\b(?:{_SPEECH_VERBS})\b")
 _SKIPPABLE = {"also", "later", "then", "again", "has", "had", "have", "did", "does", "was", "is", "previously",
-              "earlier", "once", "repeatedly", "recently", "simply", "only", "would", "will", "had", "flatly"}
+              "earlier", "once", "repeatedly", "recently", "simply", "only", "would", "will", "flatly"}
 _ROLE_WORDS = {
     "minister", "premier", "spokesman", "spokeswoman", "spokesperson", "secretary", "president", "director",
     "critic", "leader", "mayor", "deputy", "chief", "chair", "chairman", "chairwoman", "official", "adviser",
@@ -103,6 +103,9 @@ _DATE_EXPRESSIONS = re.compile(
     rf"|(?:earlier\s+)?this week|last week|last month|earlier this month|last year|hier|aujourd'hui"
     rf"|(?:in|last|since)\s+{_MONTH}(?:\s+\d{{4}})?)\b"
 )
+# The attribution right after a quote: "“unacceptable,” he said".
+_DIRECT_ATTRIBUTION = re.compile(rf"\s*[,.]?\s*(?:he|she|they|[A-Z]\w+)\s+(?:{_SPEECH_VERBS})\b")
+_ORGANIZATION = re.compile(r"\b(?:with|of|at|for)\s+(?:the\s+)?(?P<org>(?:[A-Z][\w’'.\-]*\s*(?:and\s+|of\s+|for\s+)?){2,8})")
 _IN_LANGUAGE = re.compile(r"\b(?:in|en)\s+(French|English|français|anglais)\b", re.IGNORECASE)
 _MEETING = re.compile(r"\b(?:met|meeting|meet|conference|roundtable|interview)\b", re.IGNORECASE)
 _NOT_ATTRIBUTED = re.compile(
@@ -525,7 +528,7 @@ class _Reader:
         fragment = _is_fragment(text, head_sentence)
         words = text.split()
         if fragment and (_NOT_ATTRIBUTED.search(head_sentence) or
-                         (len(words) == 1 and not re.match(r"\s*[,.]?\s*(?:he|she|they|[A-Z]\w+)\s+(?:" + _SPEECH_VERBS + r")\b", tail))):
+                         (len(words) == 1 and not _DIRECT_ATTRIBUTION.match(tail))):
             return None, None
         if 1 < len(words) <= 5 and all(word[:1].isupper() for word in words) and not re.search(r"[.!?,]$", text) \
                 and not _VERB.search(tail_sentence):
@@ -652,7 +655,8 @@ class _Reader:
             tokens.pop()
         if tokens and tokens[-1].lower() in ("he", "she"):
             return _Mention(pronoun=tokens[-1].lower())
-        if tokens and tokens[-1].lower() in ("i", "we", "they", "it", "you", "who", "which", "that") and not verb.group() == "told":
+        if tokens and tokens[-1].lower() in ("i", "we", "they", "it", "you", "who", "which", "that") \
+                and verb.group() != "told":
             return None
         run: list[str] = []
         while tokens and (_capitalised(tokens[-1]) or tokens[-1].lower() in _ROLE_WORDS
@@ -764,8 +768,7 @@ class _Reader:
             for mention in sorted(JURISDICTION_NAMES, key=len, reverse=True):
                 title = re.sub(rf"^{re.escape(mention)}(?:’s|'s)?(?:\s+|$)", "", title)
         organization = ""
-        if not possessor and (match := re.search(r"\b(?:with|of|at|for)\s+(?:the\s+)?(?P<org>(?:[A-Z][\w’'.\-]*\s*(?:and\s+|of\s+|for\s+)?){2,8})",
-                              title)):
+        if not possessor and (match := _ORGANIZATION.search(title)):
             if not _jurisdiction_of(match.group("org")):
                 organization = match.group("org").strip()
                 title = title[:match.start()].strip()

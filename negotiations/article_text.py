@@ -19,7 +19,9 @@ __all__ = ["ArticleText", "NotText", "read_article"]
 
 # What UTF-8 read as Windows-1252 leaves behind: Ã or Â followed by a continuation character,
 # or â€ (the lead of every curly quote and dash).
-_LATIN_MOJIBAKE = re.compile("[\u00c2\u00c3][\u0080-\u00bf\u2018-\u203a\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u20ac\u2122]|\u00e2\u20ac|\u00e2\u0080")
+_LATIN_MOJIBAKE = re.compile(
+    "[\u00c2\u00c3][\u0080-\u00bf\u2018-\u203a\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u20ac\u2122]"
+    "|\u00e2\u20ac|\u00e2\u0080")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f]")
 _BLOCK_TAGS = {
     "p", "div", "br", "li", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "section", "article",

@@ -24,6 +24,7 @@ from django.forms.utils import ErrorList
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from negotiations.forms import scope_to_negotiation
 from negotiations.models import (
     DatePrecision,
     GovernmentPayer,
@@ -36,10 +37,8 @@ from negotiations.models import (
     Source,
     Treatment,
 )
-from negotiations.forms import scope_to_negotiation
 from negotiations.offer_selectors import OfferLinks
-from negotiations.terms import OfferTerms
-from negotiations.terms import FUNDING_SOURCES
+from negotiations.terms import FUNDING_SOURCES, OfferTerms
 
 # The programs each government can draw on (Ottawa cannot spend a P/T's own revenue, nor a P/T new federal money).
 PAYER_PROGRAMS = {

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('negotiations', '0005_record_version'),
+        ('negotiations', '0006_record_version_random_start'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -7,7 +7,6 @@ from decimal import Decimal
 from unittest import mock
 
 import pytest
-from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.core.management import call_command, get_commands
 from django.db import connection
@@ -16,7 +15,13 @@ from django.test.utils import CaptureQueriesContext
 
 from grants.selectors import forget_reference_data
 from negotiations.models import (
-    Jurisdiction, JurisdictionTreatment, Liability, PhaseInStep, Position, Stance, Treatment,
+    Jurisdiction,
+    JurisdictionTreatment,
+    Liability,
+    PhaseInStep,
+    Position,
+    Stance,
+    Treatment,
 )
 from tests.factories import (
     JurisdictionFactory,
