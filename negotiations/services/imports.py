@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from negotiations import record_cache
 from negotiations.article_import import (
     KnownPerson,
     KnownRole,
@@ -212,6 +213,7 @@ def article_import_commit(*, actor: AbstractBaseUser | None, article_import: Art
     All or nothing: a ValidationError names what is missing (the source's title, a speaker's name,
     a date) and nothing is written. Proposals still to review stay, so the review can go on.
     """
+    record_cache.record_changed()  # the version's lock before the import's, as every writer takes them
     current = ArticleImport.objects.select_for_update().get(pk=article_import.pk)
     if current.status == ArticleImport.Status.COMMITTED:
         raise ImportAlreadyCommitted()
