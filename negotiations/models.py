@@ -582,7 +582,8 @@ class ArticleImport(models.Model):
         verbose_name = _("article import")
 
     def __str__(self):
-        return self.title or f"{_('Article import')} {self.pk}"
+        what = self.title or self.filename or _("untitled article")
+        return f"{self.outlet}: {what}" if self.outlet else str(what)
 
     def get_absolute_url(self):
         return reverse("negotiations:import_review", args=[self.pk])
