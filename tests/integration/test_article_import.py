@@ -249,3 +249,14 @@ def test_review_page_query_count_does_not_grow_with_the_proposals(client, negoti
             assert client.get(f"/imports/{article_import.pk}/").status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1]
+
+
+def test_commit_page_says_what_is_missing_and_writes_nothing(client, negotiation, editor):
+    client.force_login(editor)
+    article_import, _ = imports.article_import_create(
+        actor=editor, data=(ARTICLES / "montreal_utf8.txt").read_bytes(), negotiation=negotiation)
+    accept_all(article_import, editor)
+    response = client.post(f"/imports/{article_import.pk}/commit", follow=True)
+    page = response.content.decode()
+    assert "Nothing is recorded yet" in page and "outlet" in page
+    assert Statement.objects.count() == Source.objects.count() == 0
