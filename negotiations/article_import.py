@@ -506,6 +506,13 @@ class _Reader:
                     head = masked[boundary:quote.open_mark]
                     following = in_paragraph[position + 1].open_mark if position + 1 < len(in_paragraph) else len(paragraph)
                     tail_text, tail_offset = masked[:following], quote.end + 1
+                if position and previous is not None and previous[2] == index and _interrupts(in_paragraph[position - 1], quote, head):
+                    # “We are ready,” Park said, “but not at any price.”: one quote, interrupted by its attribution.
+                    joined = _join(previous[0], in_paragraph[position - 1].text, quote, self.offsets[index])
+                    proposals[-1] = (joined, previous[1])
+                    previous = (joined, previous[1], index)
+                    boundary = quote.end + 1
+                    continue
                 proposal, person = self._propose(quote, head, tail_text, tail_offset, previous, index)
                 boundary = quote.end + 1 if quote.last_paragraph == index else len(paragraph)
                 if proposal is not None:
@@ -1019,6 +1026,17 @@ def _language(text: str) -> str:
 def _short(text: str, width: int = 60) -> str:
     text = " ".join(text.split())
     return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def _interrupts(before: _Quote, quote: _Quote, between: str) -> bool:
+    """Whether ``quote`` continues ``before`` across an attribution set off by commas."""
+    return (quote.text[:1].islower() and before.text.rstrip().endswith(",") and before.last_paragraph == before.paragraph
+            and bool(re.fullmatch(rf"\s*[^.!?:;\u2063]{{0,80}}\b(?:{_SPEECH_VERBS})\b[^.!?:;\u2063]{{0,40}},\s*", between)))
+
+
+def _join(first: QuoteProposal, first_raw: str, quote: _Quote, base: int) -> QuoteProposal:
+    text = re.sub(r"\s+", " ", f"{first_raw.strip()} {quote.text.strip()}")
+    return replace(first, quote=_clean_quote(text), quote_end=base + quote.end)
 
 
 def _drop_repeated_fragments(proposals: list[tuple[QuoteProposal, _Person | None]]) -> list[QuoteProposal]:

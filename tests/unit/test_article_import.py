@@ -166,3 +166,6 @@ def test_colon_says_said_the_premier_and_last_week():
     assert quotes["we will be there when the program opens"].speaker.name == "Oswin Park"  # "said the premier"
     last_week = quotes["nobody should read this as a blank cheque"]
     assert (last_week.date, last_week.date_precision) == (datetime.date(2015, 1, 10), "approximate")
+    interrupted = quotes["we are ready but not at any price"]  # “We are ready,” Whitlock said Friday, “but not …”
+    assert not interrupted.fragment and interrupted.quote == "We are ready, but not at any price."
+    assert (interrupted.speaker.name, interrupted.date) == ("Dana Whitlock", datetime.date(2015, 1, 16))
