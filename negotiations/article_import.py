@@ -506,7 +506,8 @@ class _Reader:
                     head = masked[boundary:quote.open_mark]
                     following = in_paragraph[position + 1].open_mark if position + 1 < len(in_paragraph) else len(paragraph)
                     tail_text, tail_offset = masked[:following], quote.end + 1
-                if (position and previous is not None and previous[2] == index
+                if (position and previous is not None
+                        and previous[0].quote_start == self.offsets[index] + in_paragraph[position - 1].start
                         and _interrupts(in_paragraph[position - 1], quote, head)):
                     # “We are ready,” Park said, “but not at any price.”: one quote, interrupted by its attribution.
                     joined = _join(previous[0], in_paragraph[position - 1].text, quote, self.offsets[index])
