@@ -628,3 +628,21 @@ class KeyDateAdmin(CurationAdmin):
     date_hierarchy = "date"
     prepopulated_fields = {"slug": ("title",)}
     autocomplete_fields = ("source",)
+# Article imports (issue 19): read in the admin; reviewed and committed on the import pages.
+from negotiations.models import ArticleImport, ProposedStatement  # noqa: E402
+
+
+class ProposedStatementInline(admin.TabularInline):
+    model = ProposedStatement
+    fields = ["order", "quote", "speaker", "speaker_name", "date", "decision", "statement"]
+    raw_id_fields = ["speaker", "statement"]
+    extra = 0
+
+
+@admin.register(ArticleImport)
+class ArticleImportAdmin(SimpleHistoryAdmin):
+    list_display = ["__str__", "outlet", "published_on", "status", "created_at"]
+    list_filter = ["status"]
+    search_fields = ["title", "outlet", "url"]
+    raw_id_fields = ["source", "created_by"]
+    inlines = [ProposedStatementInline]

@@ -573,3 +573,94 @@ class KeyDate(models.Model):
 
     def __str__(self):
         return f"{self.title} ({self.date:%Y-%m-%d})"
+class ArticleImport(models.Model):
+    """A news article taken in for review (issue 19): its repaired text and the source it proposes.
+
+    Nothing reaches the record until the review is committed (negotiations.services.imports).
+    """
+
+    class Status(models.TextChoices):
+        REVIEWING = "reviewing", _("being reviewed")
+        COMMITTED = "committed", _("committed")
+
+    negotiation = models.ForeignKey(Negotiation, on_delete=models.PROTECT, related_name="imports",
+                                    verbose_name=_("negotiation"))
+    text = models.TextField(_("repaired text"))
+    text_hash = models.CharField(_("text hash"), max_length=64, unique=True)
+    encoding = models.CharField(_("encoding found"), max_length=40, blank=True)
+    repairs = models.CharField(_("repairs made"), max_length=300, blank=True)
+    warnings = models.JSONField(_("warnings"), default=list, blank=True)
+    filename = models.CharField(_("file"), max_length=255, blank=True)
+    outlet = models.CharField(_("outlet"), max_length=150, blank=True)
+    title = models.CharField(_("title"), max_length=300, blank=True)
+    author = models.CharField(_("author"), max_length=150, blank=True)
+    dateline = models.CharField(_("dateline"), max_length=100, blank=True)
+    published_on = models.DateField(_("published on"), null=True, blank=True)
+    date_precision = dated_precision_field()
+    url = models.URLField(_("address"), max_length=500, blank=True)
+    source = models.ForeignKey(Source, on_delete=models.PROTECT, null=True, blank=True, related_name="imports",
+                               verbose_name=_("source"))
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.REVIEWING)
+    created_by = models.ForeignKey("auth.User", on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+", verbose_name=_("imported by"))
+    created_at = models.DateTimeField(_("imported at"), auto_now_add=True)
+    committed_at = models.DateTimeField(_("committed at"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("article import")
+
+    def __str__(self):
+        what = self.title or self.filename or _("untitled article")
+        return f"{self.outlet}: {what}" if self.outlet else str(what)
+
+    def get_absolute_url(self):
+        return reverse("negotiations:import_review", args=[self.pk])
+
+
+class ProposedStatement(models.Model):
+    """One quote an import proposes, and the editor's decision on it."""
+
+    class Decision(models.TextChoices):
+        PENDING = "pending", _("to review")
+        ACCEPTED = "accepted", _("accepted")
+        EDITED = "edited", _("accepted as edited")
+        REJECTED = "rejected", _("rejected")
+
+    article_import = models.ForeignKey(ArticleImport, on_delete=models.CASCADE, related_name="proposals",
+                                       verbose_name=_("import"))
+    order = models.PositiveIntegerField(_("order"))
+    quote = models.TextField(_("quote"))
+    fragment = models.BooleanField(_("partial quote"), default=False)
+    speaker = models.ForeignKey(Person, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+                                verbose_name=_("speaker"))
+    speaker_name = models.CharField(_("new speaker's name"), max_length=150, blank=True)
+    speaker_role = models.CharField(_("new speaker's role"), max_length=250, blank=True)
+    speaker_organization = models.CharField(_("new speaker's organisation"), max_length=200, blank=True)
+    jurisdiction = models.ForeignKey(Jurisdiction, on_delete=models.PROTECT, null=True, blank=True,
+                                     related_name="+", verbose_name=_("on behalf of"))
+    date = models.DateField(_("date"), null=True, blank=True)
+    date_precision = dated_precision_field()
+    date_basis = models.CharField(_("date read from"), max_length=200, blank=True)
+    language = models.CharField(_("language of the quote"), max_length=2, choices=Language.choices, default="en")
+    original_language = models.CharField(_("language spoken"), max_length=2, choices=Language.choices, blank=True)
+    context = models.CharField(_("context"), max_length=300, blank=True)
+    quote_start = models.PositiveIntegerField(default=0)
+    quote_end = models.PositiveIntegerField(default=0)
+    passage_start = models.PositiveIntegerField(default=0)
+    passage_end = models.PositiveIntegerField(default=0)
+    decision = models.CharField(_("decision"), max_length=10, choices=Decision.choices, default=Decision.PENDING)
+    statement = models.ForeignKey(Statement, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+                                  verbose_name=_("recorded as"))
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["article_import", "order"]
+        verbose_name = _("proposed statement")
+        constraints = [
+            models.UniqueConstraint(fields=["article_import", "order"], name="proposal_once_per_place"),
+        ]
+
+    def __str__(self):
+        return self.quote[:60]

@@ -1,7 +1,7 @@
 from django.urls import path
 
 from negotiations import feeds
-from negotiations.views import calendar, offers, overview, record, stances, timeline
+from negotiations.views import calendar, imports, offers, overview, record, stances, timeline
 
 app_name = "negotiations"
 
@@ -33,4 +33,9 @@ urlpatterns = [
     path("people/<slug:slug>/feed", feeds.person_feed, name="person_feed"),
     path("search/feed", feeds.search_feed, name="search_feed"),
     path("negotiations/<slug:slug>/calendar.ics", calendar.calendar, name="calendar"),
+    path("imports/new", imports.import_new, name="import_new"),
+    path("imports/<int:pk>/", imports.import_review, name="import_review"),
+    path("imports/<int:pk>/source", imports.import_source, name="import_source"),
+    path("imports/<int:pk>/proposals/<int:proposal_pk>", imports.proposal_decide, name="proposal_decide"),
+    path("imports/<int:pk>/commit", imports.import_commit, name="import_commit"),
 ]

@@ -1,0 +1,114 @@
+"""Forms of the article import: the article itself, the proposed source, one proposed quote."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from negotiations.article_text import NotText, read_article
+from negotiations.models import (
+    ArticleImport,
+    Jurisdiction,
+    Negotiation,
+    Person,
+    ProposedStatement,
+)
+
+MAX_BYTES = 2_000_000
+
+
+def _date_input():
+    return forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+
+
+class ArticleForm(forms.Form):
+    text = forms.CharField(label=_("Paste the article"), required=False, strip=False,
+                           widget=forms.Textarea(attrs={"rows": 12}),
+                           help_text=_("Plain text or HTML, as copied from the page."))
+    file = forms.FileField(label=_("or upload it"), required=False,
+                           help_text=_("A text or HTML file in any encoding, at most 2 MB."))
+    negotiation = forms.ModelChoiceField(label=_("Negotiation"), queryset=Negotiation.objects.all(),
+                                         to_field_name="slug")
+    published = forms.DateField(label=_("Published on"), required=False, widget=_date_input(),
+                                help_text=_("When the article does not say: “Wednesday” is dated from it."))
+    url = forms.URLField(label=_("Address"), required=False, assume_scheme="https")
+
+    def clean(self):
+        cleaned = super().clean()
+        text, upload = cleaned.get("text") or "", cleaned.get("file")
+        if upload is not None and text.strip():
+            self.add_error("file", _("Paste the article or upload a file, not both."))
+            return cleaned
+        if upload is None and not text.strip():
+            self.add_error("text", _("The article is empty: paste its text or upload a file."))
+            return cleaned
+        field = "file" if upload is not None else "text"
+        if upload is not None:
+            if upload.size > MAX_BYTES:
+                self.add_error("file", _("This file is larger than 2 MB: is it an article?"))
+                return cleaned
+            data = upload.read()
+        else:
+            data = text
+            if len(text) > MAX_BYTES:
+                self.add_error("text", _("This text is longer than 2 million characters: is it an article?"))
+                return cleaned
+        try:
+            read_article(data)
+        except NotText as error:
+            self.add_error(field, str(error))
+            return cleaned
+        cleaned["data"] = data
+        cleaned["filename"] = upload.name if upload is not None else ""
+        return cleaned
+
+
+class SourceForm(forms.ModelForm):
+    url = forms.URLField(label=_("Address"), required=False, max_length=500, assume_scheme="https")
+
+    class Meta:
+        model = ArticleImport
+        fields = ["outlet", "title", "author", "published_on", "date_precision", "url"]
+        widgets = {"published_on": _date_input()}
+
+
+class ListedChoiceField(forms.ChoiceField):
+    """A choice among objects read once by the page and shared by all its forms (keyed by ``key``)."""
+
+    def __init__(self, *, objects, key: str, empty_label: str, **kwargs):
+        self.objects = {str(getattr(obj, key)): obj for obj in objects}
+        choices = [("", empty_label), *((value, str(obj)) for value, obj in self.objects.items())]
+        super().__init__(choices=choices, required=False, **kwargs)
+
+    def clean(self, value):
+        value = super().clean(value)
+        return self.objects.get(value) if value else None
+
+
+class ProposalForm(forms.ModelForm):
+    class Meta:
+        model = ProposedStatement
+        fields = ["quote", "speaker", "speaker_name", "speaker_role", "jurisdiction", "date", "date_precision",
+                  "original_language"]
+        widgets = {"quote": forms.Textarea(attrs={"rows": 3}), "date": _date_input()}
+
+    def __init__(self, *args, people=None, jurisdictions=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        # perf: the people and jurisdictions are read once per page, not once per proposal's form.
+        people = list(Person.objects.only("slug", "name")) if people is None else people
+        jurisdictions = list(Jurisdiction.objects.all()) if jurisdictions is None else jurisdictions
+        self.fields["speaker"] = ListedChoiceField(objects=people, key="slug", label=_("Speaker"),
+                                                   empty_label=_("a new person (name below)"))
+        self.fields["jurisdiction"] = ListedChoiceField(objects=jurisdictions, key="code", label=_("On behalf of"),
+                                                        empty_label=_("none: a stakeholder"))
+        instance = self.instance
+        self.initial["speaker"] = instance.speaker.slug if instance.speaker_id else ""
+        self.initial["jurisdiction"] = instance.jurisdiction.code if instance.jurisdiction_id else ""
+        for name in self.fields:
+            self.fields[name].widget.attrs["id"] = f"id_p{instance.pk}_{name}"
+
+    def clean(self):
+        cleaned = super().clean()
+        if not cleaned.get("speaker") and not (cleaned.get("speaker_name") or "").strip():
+            self.add_error("speaker_name", _("Choose a speaker, or give the new speaker's name."))
+        if not cleaned.get("date") and "date" not in self.errors:
+            self.add_error("date", _("Give the date it was said."))
+        return cleaned

@@ -1,0 +1,303 @@
+"""Writes of the article import (issue 19): take an article in for review, record decisions, commit.
+
+Taking an article in writes only the import and its proposals; the record (sources, people,
+statements) is written by ``article_import_commit`` alone, in one transaction, with the acting user.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+from dataclasses import replace
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Prefetch
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from negotiations import record_cache
+from negotiations.article_import import (
+    KnownPerson,
+    KnownRole,
+    Proposal,
+    normalize_quote,
+    propose,
+)
+from negotiations.article_text import (  # NotText: what article_import_create raises
+    NotText,
+    read_article,
+)
+from negotiations.models import (
+    ArticleImport,
+    Jurisdiction,
+    Negotiation,
+    Person,
+    ProposedStatement,
+    Role,
+    Source,
+    Statement,
+)
+from negotiations.services.record import _attribute_to, statement_record
+
+__all__ = [
+    "ImportAlreadyCommitted", "NotText", "article_import_commit", "article_import_create", "known_people",
+    "proposal_decide", "source_update",
+]
+
+
+class ImportAlreadyCommitted(Exception):
+    """Every proposal of this import has been decided and committed."""
+
+    def __init__(self):
+        super().__init__(_("This import is already committed."))
+
+
+def known_people() -> list[KnownPerson]:
+    """The people of the record, as the extraction takes them (plain data)."""
+    people = Person.objects.prefetch_related(Prefetch("roles", queryset=Role.objects.select_related("jurisdiction")))
+    return [
+        KnownPerson(key=person.slug, name=person.name, roles=tuple(
+            KnownRole(title=role.title, jurisdiction=role.jurisdiction.code if role.jurisdiction_id else "",
+                      organization=role.organization) for role in person.roles.all()))
+        for person in people
+    ]
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(normalize_quote(text).encode("utf-8")).hexdigest()
+
+
+def find_import(*, text: str, url: str = "") -> ArticleImport | None:
+    """The import of the same article (same words, or same address) if there is one."""
+    found = ArticleImport.objects.filter(text_hash=text_hash(text)).first()
+    if found is None and url:
+        found = ArticleImport.objects.filter(url=url).first()
+    return found
+
+
+def propose_for_record(data, *, published=None, published_precision="day", url="", outlet="",
+                       title="") -> Proposal:
+    """The extraction's proposal with the record's people known to it, less the quotes already recorded."""
+    proposal = propose(data, known_people=known_people(), published=published,
+                       published_precision=published_precision, url=url, outlet=outlet, title=title)
+    return without_recorded(proposal)
+
+
+def without_recorded(proposal: Proposal) -> Proposal:
+    """The proposal without the quotes the record already has (the same words by the same known person)."""
+    keys = {item.speaker.known for item in proposal.statements if item.speaker and item.speaker.known}
+    if not keys:
+        return proposal
+    people = {person.slug: person.pk for person in Person.objects.filter(slug__in=keys)}
+    recorded = _recorded_quotes(people.values())
+    kept = tuple(item for item in proposal.statements
+                 if not (item.speaker and item.speaker.known in people
+                         and (people[item.speaker.known], normalize_quote(item.quote)) in recorded))
+    skipped = len(proposal.statements) - len(kept)
+    if not skipped:
+        return proposal
+    warning = _("%(count)s quotes are already in the record and are not proposed again.") % {"count": skipped}
+    return replace(proposal, statements=kept, warnings=(*proposal.warnings, warning))
+
+
+@transaction.atomic
+def article_import_create(
+    *,
+    actor: AbstractBaseUser | None,
+    data: bytes | str,
+    negotiation: Negotiation,
+    filename: str = "",
+    published: datetime.date | None = None,
+    url: str = "",
+    outlet: str = "",
+    title: str = "",
+) -> tuple[ArticleImport, bool]:
+    """Take an article in for review; returns ``(import, created)``. The same article finds its import.
+
+    Raises NotText for empty or binary input. Quotes already in the record (the same words by the
+    same person) are not proposed again.
+    """
+    article = read_article(data)
+    existing = find_import(text=article.text, url=url)
+    if existing is not None:
+        return existing, False
+    proposal = propose_for_record(article, published=published, url=url, outlet=outlet, title=title)
+    source = Source.objects.filter(url=proposal.source.url).first() if proposal.source.url else None
+    article_import = ArticleImport(
+        negotiation=negotiation, text=proposal.text, text_hash=text_hash(proposal.text),
+        encoding=proposal.encoding[:40], repairs=", ".join(proposal.repairs)[:300], warnings=list(proposal.warnings),
+        filename=filename[:255], outlet=proposal.source.outlet[:150], title=proposal.source.title[:300],
+        author=proposal.source.author[:150], dateline=proposal.source.dateline[:100],
+        published_on=proposal.source.published, date_precision=proposal.source.date_precision,
+        url=proposal.source.url[:500], source=source,
+        created_by=actor if actor is not None and actor.is_authenticated else None,
+    )
+    if not _valid_url(article_import.url):
+        article_import.url = ""
+    article_import.full_clean(exclude=["text_hash"])
+    _attribute_to(article_import, actor)
+    try:
+        with transaction.atomic():
+            article_import.save()
+    except IntegrityError:
+        # Another request took the same article in at the same moment: that import is this one.
+        return ArticleImport.objects.get(text_hash=article_import.text_hash), False
+
+    people = {person.slug: person for person in Person.objects.filter(
+        slug__in={item.speaker.known for item in proposal.statements if item.speaker and item.speaker.known})}
+    jurisdictions = {j.code: j for j in Jurisdiction.objects.all()}
+    order = 0
+    for item in proposal.statements:
+        speaker = people.get(item.speaker.known) if item.speaker and item.speaker.known else None
+        order += 1
+        row = ProposedStatement(
+            article_import=article_import, order=order, quote=item.quote, fragment=item.fragment, speaker=speaker,
+            speaker_name="" if speaker else (item.speaker.name if item.speaker else "")[:150],
+            speaker_role=(item.speaker.role if item.speaker else "")[:250],
+            speaker_organization=(item.speaker.organization if item.speaker else "")[:200],
+            jurisdiction=jurisdictions.get(item.speaker.jurisdiction) if item.speaker else None,
+            date=item.date, date_precision=item.date_precision, date_basis=item.date_basis[:200],
+            language=item.language, original_language=item.original_language, context=item.context[:300],
+            quote_start=item.quote_start, quote_end=item.quote_end, passage_start=item.passage_start,
+            passage_end=item.passage_end,
+        )
+        _attribute_to(row, actor)
+        row.save()
+    return article_import, True
+
+
+def _valid_url(url: str) -> bool:
+    return url.startswith(("http://", "https://")) or not url
+
+
+def _recorded_quotes(people) -> set[tuple[int, str]]:
+    """(speaker id, normalised quote) of every statement by these people (Person objects or ids)."""
+    statements = Statement.objects.filter(speaker__in=list(people)).values_list("speaker_id", "quote")
+    return {(speaker_id, normalize_quote(quote)) for speaker_id, quote in statements}
+
+
+@transaction.atomic
+def source_update(*, actor: AbstractBaseUser | None, article_import: ArticleImport, outlet: str, title: str,
+                  author: str, published_on: datetime.date | None, date_precision: str, url: str) -> ArticleImport:
+    """The editor's corrections to the proposed source."""
+    article_import.outlet, article_import.title, article_import.author = outlet.strip(), title.strip(), author.strip()
+    article_import.published_on, article_import.date_precision, article_import.url = published_on, date_precision, url
+    article_import.full_clean()
+    _attribute_to(article_import, actor)
+    article_import.save()
+    return article_import
+
+
+@transaction.atomic
+def proposal_decide(*, actor: AbstractBaseUser | None, proposal: ProposedStatement, decision: str,
+                    changes: dict | None = None) -> ProposedStatement:
+    """Accept, reject, or accept as edited (``changes``: quote, speaker, speaker_name, date, …)."""
+    if proposal.statement_id is not None:
+        raise ValidationError(_("This quote is already in the record; it cannot be changed here."))
+    for name, value in (changes or {}).items():
+        setattr(proposal, name, value.strip() if isinstance(value, str) else value)
+    proposal.decision = decision
+    proposal.full_clean()
+    _attribute_to(proposal, actor)
+    proposal.save()
+    return proposal
+
+
+@transaction.atomic
+def article_import_commit(*, actor: AbstractBaseUser | None, article_import: ArticleImport) -> list[Statement]:
+    """Write the accepted proposals as statements citing the import's source (made now, or found).
+
+    All or nothing: a ValidationError names what is missing (the source's title, a speaker's name,
+    a date) and nothing is written. Proposals still to review stay, so the review can go on.
+    """
+    record_cache.record_changed()  # the version's lock before the import's, as every writer takes them
+    current = ArticleImport.objects.select_for_update().get(pk=article_import.pk)
+    if current.status == ArticleImport.Status.COMMITTED:
+        raise ImportAlreadyCommitted()
+    accepted = list(current.proposals.filter(
+        decision__in=[ProposedStatement.Decision.ACCEPTED, ProposedStatement.Decision.EDITED], statement__isnull=True,
+    ).select_related("speaker", "jurisdiction"))
+    errors = []
+    for proposal in accepted:
+        if proposal.speaker_id is None and not proposal.speaker_name.strip():
+            errors.append(_("Quote %(order)s: choose a speaker or give the new speaker's name.") % {"order": proposal.order})
+        if proposal.date is None:
+            errors.append(_("Quote %(order)s: give the date it was said.") % {"order": proposal.order})
+    source = current.source
+    if source is None and accepted:
+        missing = [label for label, value in ((_("outlet"), current.outlet), (_("title"), current.title),
+                                              (_("publication date"), current.published_on)) if not value]
+        if missing:
+            errors.append(_("The source needs its %(fields)s.") % {"fields": ", ".join(str(m) for m in missing)})
+    if errors:
+        raise ValidationError(errors)
+    if source is None and accepted:
+        source = Source(
+            slug=_unique_slug(Source, f"{current.outlet} {current.published_on:%Y-%m-%d} {current.title}"),
+            kind=Source.Kind.NEWS, outlet=current.outlet, title=current.title, author=current.author,
+            published_on=current.published_on, date_precision=current.date_precision, url=current.url,
+            text=current.text,
+        )
+        source.full_clean()
+        _attribute_to(source, actor)
+        source.save()
+        current.source = source
+    recorded = _recorded_quotes([p.speaker for p in accepted if p.speaker_id])
+    new_people: dict[str, Person] = {}
+    statements = []
+    for proposal in accepted:
+        speaker = proposal.speaker or _new_person(proposal, actor, new_people)
+        if (speaker.pk, normalize_quote(proposal.quote)) in recorded:
+            proposal.decision = ProposedStatement.Decision.REJECTED
+        else:
+            statement = statement_record(
+                actor=actor, negotiation=current.negotiation, speaker=speaker, jurisdiction=proposal.jurisdiction,
+                date=proposal.date, date_precision=proposal.date_precision, language=proposal.language,
+                original_language=proposal.original_language, quote=proposal.quote, source=source,
+                context=proposal.context,
+            )
+            statements.append(statement)
+            recorded.add((speaker.pk, normalize_quote(proposal.quote)))
+            proposal.statement = statement
+        proposal.speaker = speaker
+        _attribute_to(proposal, actor)
+        proposal.save()
+    if not current.proposals.filter(decision=ProposedStatement.Decision.PENDING).exists():
+        current.status = ArticleImport.Status.COMMITTED
+        current.committed_at = timezone.now()
+    _attribute_to(current, actor)
+    current.save()
+    return statements
+
+
+def _new_person(proposal: ProposedStatement, actor, made: dict[str, Person]) -> Person:
+    """The speaker the article introduces: found by name in the record, else created with their role."""
+    name = proposal.speaker_name.strip()
+    if name in made:
+        return made[name]
+    person = next((p for p in Person.objects.filter(name__iexact=name)), None)
+    if person is None:
+        person = Person(name=name, slug=_unique_slug(Person, name))
+        person.full_clean()
+        _attribute_to(person, actor)
+        person.save()
+        if proposal.speaker_role and (proposal.jurisdiction_id or proposal.speaker_organization):
+            role = Role(person=person, title=proposal.speaker_role, jurisdiction=proposal.jurisdiction,
+                        organization=proposal.speaker_organization)
+            role.full_clean()
+            _attribute_to(role, actor)
+            role.save()
+    made[name] = person
+    return person
+
+
+def _unique_slug(model, text: str) -> str:
+    base = slugify(text)[:140].strip("-") or "imported"
+    slug, counter = base, 2
+    while model.objects.filter(slug=slug).exists():
+        slug = f"{base[:135]}-{counter}"
+        counter += 1
+    return slug

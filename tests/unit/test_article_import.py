@@ -1,0 +1,171 @@
+"""The pure part of the article import: encodings repaired, quotes found, speakers and dates proposed.
+
+The articles under tests/data/articles/ are invented for these tests (one text per encoding).
+"""
+
+import datetime
+from pathlib import Path
+
+import pytest
+
+from negotiations.article_import import (
+    KnownPerson,
+    KnownRole,
+    normalize_quote,
+    proposal_json,
+    propose,
+)
+from negotiations.article_text import NotText, read_article
+
+ARTICLES = Path(__file__).resolve().parents[1] / "data" / "articles"
+MONDAY = datetime.date(2015, 3, 9)
+
+
+def by_quote(proposal):
+    return {normalize_quote(item.quote): item for item in proposal.statements}
+
+
+@pytest.mark.parametrize("name, encoding, repair", [
+    ("montreal_utf8.txt", "UTF-8", ()),
+    ("montreal_cp1252.txt", "Windows-1252", ()),
+    ("montreal_latin1.txt", "Latin-1", ()),
+    ("montreal_utf8_read_as_cp1252.txt", "UTF-8", ("UTF-8 read as Windows-1252 or Latin-1",)),
+    ("montreal_utf8_read_as_gbk.txt", "UTF-8", ("UTF-8 read as GBK",)),
+])
+def test_every_encoding_gives_back_the_same_article(name, encoding, repair):
+    article = read_article((ARTICLES / name).read_bytes())
+    assert article.encoding == encoding
+    assert article.repairs == repair
+    assert "Montréal" in article.text and "Anaïs Côté" in article.text
+    assert "\ufffd" not in article.text and "鈥" not in article.text and "â€" not in article.text
+
+
+@pytest.mark.parametrize("name", ["montreal_utf8.txt", "montreal_cp1252.txt", "montreal_latin1.txt",
+                                  "montreal_utf8_read_as_cp1252.txt", "montreal_utf8_read_as_gbk.txt"])
+def test_every_encoding_proposes_the_same_quotes(name):
+    proposal = propose((ARTICLES / name).read_bytes(), published=MONDAY)
+    quotes = by_quote(proposal)
+    assert set(quotes) == {"we came here to listen", "we leave with a plan", "its a start but only a start"}
+    assert quotes["we came here to listen"].speaker.name == "Oren Blake"
+    assert quotes["we came here to listen"].speaker.jurisdiction == "CA"  # "Federal Skills Minister"
+    assert quotes["we leave with a plan"].speaker.name == "Oren Blake"  # a second quote after "Blake said."
+    assert proposal.source.title == "Ministers meet in Montréal on skills"
+    assert proposal.source.dateline == "MONTREAL"
+
+
+def test_html_article_gives_its_source_and_leaves_scripts_and_navigation_out():
+    proposal = propose((ARTICLES / "ledger_utf8.html").read_bytes())
+    source = proposal.source
+    assert (source.outlet, source.title, source.author) == (
+        "Prairie Ledger", "Ministers spar over apprenticeship fund", "Lise Tremblay")
+    assert source.published == datetime.date(2015, 3, 5) and source.date_precision == "day"
+    assert source.url == "https://ledger.example/2015/03/05/apprenticeship-fund"
+    assert "ignore me" not in proposal.text and "Home" not in proposal.text.split("\n\n")[0]
+
+
+def test_said_name_with_role_and_weekday_resolved_from_the_publication_date():
+    quotes = by_quote(propose((ARTICLES / "ledger_utf8.html").read_bytes()))
+    first = quotes["we will not sign a cheque we cannot cash"]
+    assert first.speaker.name == "Rowan Feild" and first.speaker.jurisdiction == "SK"
+    assert first.date == datetime.date(2015, 3, 3) and first.date_precision == "day"  # Tuesday before Thu 5 March
+
+
+def test_name_said_weekday_and_a_quote_run_across_paragraphs_is_joined():
+    quotes = by_quote(propose((ARTICLES / "ledger_utf8.html").read_bytes()))
+    said = quotes["every province was at the table in january every province saw the numbers"]
+    assert said.speaker.name == "Maeve Oduya" and said.date == datetime.date(2015, 3, 4)
+    joined = quotes["the money is there the will to use it is the question we are not going to wait forever"]
+    assert joined.speaker.name == "Maeve Oduya"  # "she added", after the run-on paragraph
+
+
+def test_partial_quote_is_a_fragment_and_said_in_french_is_marked():
+    quotes = by_quote(propose((ARTICLES / "ledger_utf8.html").read_bytes()))
+    assert quotes["generous by any measure"].fragment
+    french = quotes["our apprentices are not a federal file"]
+    assert french.speaker.name == "Hélène Gagnon" and french.speaker.jurisdiction == "QC"
+    assert (french.language, french.original_language) == ("en", "fr")
+    benn = quotes["the door remains open"].speaker  # "According to Oduya's spokesman, Tariq Benn, “…”"
+    assert (benn.name, benn.role, benn.jurisdiction) == ("Tariq Benn", "spokesman for Maeve Oduya", "CA")
+
+
+def test_spokeswoman_according_to_and_role_only():
+    proposal = propose((ARTICLES / "atlantic_cp1252.txt").read_bytes())
+    quotes = by_quote(proposal)
+    assert proposal.source.author == "Colm Aherne" and proposal.source.published == datetime.date(2015, 3, 12)
+    assert quotes["we are asking for flexibility not for a blank cheque"].speaker.name == "Darragh Quill"
+    spokeswoman = quotes["the terms were set last year and they are fair"].speaker
+    assert spokeswoman.name == "Ines Varga" and "spokeswoman" in spokeswoman.role
+    assert quotes["i think the people of this region know what a cut looks like"].speaker.name == "Etta Morrow"
+    role_only = quotes["nobody is walking away"].speaker
+    assert role_only.name == "" and role_only.role == "minister"
+    assert any("known only by role" in warning for warning in proposal.warnings)
+
+
+def test_role_and_surname_match_known_people():
+    known = [KnownPerson(key="darragh-quill", name="Darragh Quill", roles=(KnownRole("Premier", "NS"),)),
+             KnownPerson(key="federal-min", name="Pat Ottoline", roles=(KnownRole("Minister of Labour", "CA"),))]
+    quotes = by_quote(propose((ARTICLES / "atlantic_cp1252.txt").read_bytes(), known_people=known))
+    assert quotes["we are asking for flexibility not for a blank cheque"].speaker.known == "darragh-quill"
+    minister = quotes["nobody is walking away"].speaker  # "the minister said": the one minister in the record
+    assert (minister.known, minister.name) == ("federal-min", "Pat Ottoline")
+
+
+def test_kenneys_spokesman_is_matched_by_role():
+    text = ('OTTAWA -- Talks resumed.\n\nFederal Employment Minister Jason Kenney met the premiers on Monday.\n\n'
+            '"We listened," Kenney\'s spokesman said Tuesday.')
+    known = [KnownPerson("jason-kenney", "Jason Kenney", (KnownRole("Minister of Employment", "CA"),)),
+             KnownPerson("nick-k", "Nick Koolsbergen", (KnownRole("Spokesman for the Minister of Employment", "CA"),))]
+    item = propose(text, known_people=known, published=datetime.date(2014, 1, 29)).statements[0]
+    assert item.speaker.known == "nick-k"
+    assert item.date == datetime.date(2014, 1, 28)
+
+
+def test_json_shape_is_the_api_line():
+    data = proposal_json(propose((ARTICLES / "ledger_utf8.html").read_bytes()))
+    assert set(data) >= {"source", "statements", "warnings"}
+    assert set(data["source"]) >= {"outlet", "title", "published"}
+    assert data["source"]["published"] == "2015-03-05"
+    assert set(data["statements"][0]) >= {"quote", "speaker", "date", "date_precision", "context"}
+    assert data["statements"][0]["speaker"] == "Rowan Feild"
+
+
+@pytest.mark.parametrize("data, message", [
+    (b"", "empty"), (b"   \n ", "empty"), (b"\x00\x01\x02PNG\x00\x00binary", "binary"),
+    ("<html><body><script>x</script></body></html>", "no text"),
+])
+def test_bad_input_is_refused_with_a_reason(data, message):
+    with pytest.raises(NotText, match=message):
+        read_article(data)
+
+
+def test_a_character_that_cannot_be_restored_is_a_warning():
+    proposal = propose("OTTAWA -- A word lost \ufffd here.\n\n\"Fine,\" Jo Bloggs said.", published=MONDAY)
+    assert any("could not be restored" in warning for warning in proposal.warnings)
+    assert proposal.statements[0].speaker.name == "Jo Bloggs"
+
+
+def test_scare_quotes_and_titles_are_not_proposed():
+    text = ('OTTAWA -- The minister unveiled an "alternative" plan called the "Skills Now Fund".\n\n'
+            'Critics disputed the claim that it is a "one-size-fits-all" scheme.\n\n'
+            '"We will look at it," Jo Bloggs said.')
+    proposal = propose(text, published=MONDAY)
+    assert [item.quote for item in proposal.statements] == ["We will look at it."]
+
+
+def test_colon_says_said_the_premier_and_last_week():
+    proposal = propose((ARTICLES / "winnipeg_utf8.txt").read_bytes())
+    quotes = by_quote(proposal)
+    assert proposal.source.published == datetime.date(2015, 1, 17)  # from the dateline
+    assert proposal.source.dateline == "WINNIPEG"
+    assert quotes["we are ready to sign and we will"].speaker.name == "Oswin Park"  # "Park said: “…”"
+    says = quotes["it is a good deal for apprentices"].speaker  # "…,” says Manitoba Finance Minister …"
+    assert (says.name, says.jurisdiction) == ("Dana Whitlock", "MB")
+    assert quotes["it is not yet a good deal for the treasury"].speaker.name == "Dana Whitlock"
+    assert quotes["falls short of what employers need"].fragment
+    assert quotes["falls short of what employers need"].speaker.name == "Jean-Marc Dubé"
+    assert quotes["we will be there when the program opens"].speaker.name == "Oswin Park"  # "said the premier"
+    last_week = quotes["nobody should read this as a blank cheque"]
+    assert (last_week.date, last_week.date_precision) == (datetime.date(2015, 1, 10), "approximate")
+    interrupted = quotes["we are ready but not at any price"]  # “We are ready,” Whitlock said Friday, “but not …”
+    assert not interrupted.fragment and interrupted.quote == "We are ready, but not at any price."
+    assert (interrupted.speaker.name, interrupted.date) == ("Dana Whitlock", datetime.date(2015, 1, 16))
