@@ -36,8 +36,10 @@ from negotiations.models import (
     Source,
     Treatment,
 )
-from negotiations.forms import scope_to_negotiation
+from negotiations.forms import RefuseControlCharacters, scope_to_negotiation
+from negotiations import bounds
 from negotiations.offer_selectors import OfferLinks
+from negotiations.validators import validate_record_date
 from negotiations.terms import OfferTerms
 from negotiations.terms import FUNDING_SOURCES
 
@@ -74,7 +76,7 @@ def _date_input():
     return forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
 
-class OfferTermsForm(forms.Form):
+class OfferTermsForm(RefuseControlCharacters, forms.Form):
     """The terms of an offer, and the offer it answers (to show the difference)."""
 
     responds_to = forms.ModelChoiceField(
@@ -107,7 +109,8 @@ class OfferTermsForm(forms.Form):
         label=_("Liable for an employer shortfall"), choices=Liability.choices, initial=Liability.NONE,
     )
     assumptions = forms.CharField(
-        label=_("Assumptions"), required=False, widget=forms.Textarea(attrs={"rows": 3}),
+        label=_("Assumptions"), required=False, max_length=bounds.ASSUMPTIONS_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 3}),
         help_text=_("How the sources were read where they leave a term open."),
     )
 
@@ -372,7 +375,7 @@ class OfferForm(OfferTermsForm):
         widget=forms.CheckboxSelectMultiple,
         error_messages={"required": _("Name at least one government that tabled the offer.")},
     )
-    tabled_on = forms.DateField(label=_("Tabled on"), widget=_date_input())
+    tabled_on = forms.DateField(label=_("Tabled on"), widget=_date_input(), validators=[validate_record_date])
     date_precision = forms.ChoiceField(
         label=_("Date precision"), choices=DatePrecision.choices, initial=DatePrecision.DAY,
     )
@@ -381,7 +384,9 @@ class OfferForm(OfferTermsForm):
         Meeting.objects.only("pk", "slug", "title", "date"), to_field_name="slug", required=False,
         label=_("Tabled at"), empty_label=_("no particular meeting"),
     )
-    summary = forms.CharField(label=_("Summary"), required=False, widget=forms.Textarea(attrs={"rows": 3}))
+    summary = forms.CharField(
+        label=_("Summary"), required=False, max_length=bounds.SUMMARY_LENGTH, widget=forms.Textarea(attrs={"rows": 3})
+    )
     sources = forms.ModelMultipleChoiceField(
         Source.objects.only("pk", "slug", "outlet", "title", "published_on"), to_field_name="slug",
         required=False, label=_("Sources"), widget=forms.SelectMultiple(attrs={"size": 5}),
@@ -506,7 +511,7 @@ class OfferForm(OfferTermsForm):
         return initial
 
 
-class OfferFilterForm(forms.Form):
+class OfferFilterForm(RefuseControlCharacters, forms.Form):
     """The filters of the offer list; an unknown value is ignored."""
 
     negotiation = forms.ModelChoiceField(
