@@ -3,11 +3,11 @@
 from django.db import DatabaseError, connection
 from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 
 @never_cache
-@require_GET
+@require_safe  # GET and HEAD: load balancers probe with HEAD
 def healthz(request):
     try:
         with connection.cursor() as cursor:

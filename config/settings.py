@@ -5,6 +5,7 @@ transport-security setting that `manage.py check --deploy` asks for.
 """
 
 from pathlib import Path
+import datetime
 import os
 
 import dj_database_url
@@ -51,6 +52,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "simple_history",
+    "axes",
     "negotiations",
     "grants",
 ]
@@ -58,6 +60,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.security.ContentSecurityPolicyMiddleware",
+    "config.input.RefuseControlCharactersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -69,6 +72,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "config.access.ReadAccessMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as axes asks
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -76,8 +80,9 @@ ROOT_URLCONF = "config.urls"
 # Django's form renderer, writing <select> lists in Python (config/forms.py).
 FORM_RENDERER = "config.forms.FormRenderer"
 
+# Axes first (refuses a locked-out login before any password is checked; config/login.py), then
 # Django's model backend, with a user's permissions read in one query (config/auth.py).
-AUTHENTICATION_BACKENDS = ["config.auth.ModelBackend"]
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "config.auth.ModelBackend"]
 
 TEMPLATES = [
     {
@@ -194,13 +199,27 @@ if not DEBUG:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
 
-# Login throttling: this many failures per username and address within the window.
+# Login throttling (django-axes; config/login.py): after LOGIN_FAILURE_LIMIT failures for one username
+# from one client address, that pair is refused for LOGIN_FAILURE_WINDOW_SECONDS. The client address
+# is taken from X-Forwarded-For only through TRUSTED_PROXY_COUNT proxies of our own (nginx: 1).
 LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_FAILURE_WINDOW_SECONDS = int(os.environ.get("LOGIN_FAILURE_WINDOW_SECONDS", "900"))
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = datetime.timedelta(seconds=LOGIN_FAILURE_WINDOW_SECONDS)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_USERNAME_CALLABLE = "config.login.axes_username"
+AXES_CLIENT_IP_CALLABLE = "config.login.client_address"
+AXES_LOCKOUT_CALLABLE = "config.login.locked_out"
+AXES_RESET_ON_SUCCESS = True
+AXES_ENABLE_ACCESS_FAILURE_LOG = False
+AXES_VERBOSE = False
 
+# Every record to standard error, capped, expected refusals (4xx) without a traceback (config/logs.py).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"cap": {"()": "config.logs.CapValues"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["cap"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
