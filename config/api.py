@@ -9,6 +9,7 @@ import logging
 from functools import wraps
 
 from django.core.signals import got_request_exception
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import re_path
 from ninja import NinjaAPI
@@ -97,6 +98,17 @@ def validation_error(request: HttpRequest, error: ValidationError) -> HttpRespon
 @api.exception_handler(Http404)
 def not_found(request: HttpRequest, error: Http404) -> HttpResponse:
     return api.create_response(request, {"detail": str(error) or "Not found."}, status=404)
+
+
+@api.exception_handler(OperationalError)
+@api.exception_handler(InterfaceError)
+def database_unavailable(request: HttpRequest, error: Exception) -> HttpResponse:
+    # As config.database.DatabaseUnavailableMiddleware does for pages.
+    logger.error("Database unavailable for %s: %s", request.path, error)
+    response = api.create_response(request, {"detail": "The database is not answering; try again shortly."},
+                                   status=503)
+    response["Retry-After"] = "30"
+    return response
 
 
 @api.exception_handler(Exception)

@@ -61,6 +61,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.security.ContentSecurityPolicyMiddleware",
     "config.input.RefuseControlCharactersMiddleware",
+    "config.database.DatabaseUnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -110,6 +111,13 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A database that accepts connections but never answers: give up rather than hang (config/database.py;
+    # libpq's floor for connect_timeout is 2 s).
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "connect_timeout": int(os.environ.get("DATABASE_CONNECT_TIMEOUT", "2")),
+        "options": f"-c statement_timeout={int(os.environ.get('DATABASE_STATEMENT_TIMEOUT_MS', '10000'))}",
+    })
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A long-lived connection to a local file buys nothing and keeps test
     # databases open; SQLite waits briefly for a lock instead of failing.
