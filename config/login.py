@@ -25,6 +25,8 @@ from django.db import connection, transaction
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
+from negotiations.forms import RefuseControlCharacters
+
 # A username longer than this is not one (auth.User's is at most 150); axes stores at most 255.
 USERNAME_LIMIT = 150
 
@@ -100,9 +102,9 @@ class SerializedLoginMixin:
         return cleaned
 
 
-class LoginForm(SerializedLoginMixin, AuthenticationForm):
+class LoginForm(RefuseControlCharacters, SerializedLoginMixin, AuthenticationForm):
     pass
 
 
-class AdminLoginForm(SerializedLoginMixin, AdminAuthenticationForm):
+class AdminLoginForm(RefuseControlCharacters, SerializedLoginMixin, AdminAuthenticationForm):
     pass
