@@ -55,8 +55,28 @@ def _no_endpoint(request: HttpRequest, *args, **kwargs) -> JsonResponse:
 _no_endpoint.csrf_exempt = True
 
 
+# Answers every operation may give besides its own, as the OpenAPI document says.
+COMMON_RESPONSES = {
+    "414": {"description": "The address is too long (over 4,094 characters): refused by the server in front "
+                           "of the application (nginx, or gunicorn's limit_request_line), not in JSON."},
+    "422": {"description": "A parameter (or the path) is not valid, for instance a control character such as NUL; "
+                           "`detail` names it.",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+}
+
+
 class ReadOnlyAPI(NinjaAPI):
     """A NinjaAPI whose URLs are all read-only and whose unknown paths answer a JSON 404."""
+
+    def get_openapi_schema(self, *args, **kwargs):
+        schema = super().get_openapi_schema(*args, **kwargs)
+        for operations in schema["paths"].values():
+            for operation in operations.values():
+                responses = operation.setdefault("responses", {})
+                for status, response in COMMON_RESPONSES.items():
+                    if status not in responses and int(status) not in responses:
+                        responses[status] = response
+        return schema
 
     @property
     def urls(self):

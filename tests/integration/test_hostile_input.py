@@ -175,3 +175,23 @@ def test_an_account_without_a_group_may_not_read_when_reads_require_a_login(clie
     reader.force_login(viewer)
     for address in ("/", "/statements/", "/offers/budget-2013/fiscal.csv", "/api/offers"):
         assert reader.get(address).status_code == 200, address
+
+
+# --- 13.11 What the OpenAPI document says is what the API answers -------------------------------
+
+
+def test_the_openapi_document_describes_422_414_and_the_decimal_places(client, cjg):
+    document = client.get("/api/openapi.json").json()
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            assert {"414", "422"} <= set(map(str, operation["responses"])), (path, method)
+    fiscal = document["paths"]["/api/offers/{slug}/fiscal-effect"]["get"]
+    participation = next(p for p in fiscal["parameters"] if p["name"] == "participation")
+    assert "at most 10 decimal places" in participation["description"]
+    response = client.get("/api/offers/budget-2013/fiscal-effect?participation=0.12345678901")
+    assert response.status_code == 422 and "decimal places" in response.json()["detail"]
+    offers = document["paths"]["/api/offers"]["get"]
+    tabled_by = next(p for p in offers["parameters"] if p["name"] == "tabled_by")
+    assert "422" in tabled_by["description"]
+    assert client.get("/api/offers?tabled_by=ZZ").status_code == 422
+    assert client.get("/api/offers/budget%00/").status_code == 422
