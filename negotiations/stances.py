@@ -98,7 +98,7 @@ class StanceMatrix:
 def stance_matrix(*, negotiation: Negotiation) -> StanceMatrix:
     """Rows: the federal government, then the provinces and territories in order. Columns: every
     month from the negotiation's first dated meeting, statement, offer or position to its last,
-    at most bounds.MAX_SPAN_MONTHS of them (the span holding the most positions), and none outside
+    at most bounds.MAX_SPAN_MONTHS of them (the span holding the most of its dates), and none outside
     the bounds of dates, whatever the database holds. Three queries."""
     jurisdictions = sorted(Jurisdiction.objects.all(), key=lambda j: (not j.is_federal, j.order, j.code))
     by_jurisdiction: dict[int, list[Position]] = {}
@@ -163,7 +163,14 @@ def _months(
     whole = (min(firsts), max(lasts))
     first = min(max(whole[0], bounds.EARLIEST_DATE), bounds.LATEST_DATE)
     last = max(min(whole[1], bounds.LATEST_DATE), bounds.EARLIEST_DATE)
-    month, last = bounds.densest_window(position_dates, first, last)
+    # The positions, and the first and last date of each kind: the window holding the most of them,
+    # then only as far as those in it go.
+    known = [day for day in (*row.values(), *position_dates) if day and bounds.date_in_range(day)]
+    start, end = bounds.densest_window(known, first, last)
+    inside = [day for day in known if start <= day.replace(day=1) <= end]
+    if not inside:  # every date is outside the bounds: nothing to draw
+        return [], whole
+    month, last = min(inside).replace(day=1), max(inside).replace(day=1)
     count = bounds.months_between(month, last)
     months = [bounds.add_months(month, index) for index in range(count)]
     shows_all = months[0] <= whole[0] and month_end(months[-1]) >= whole[1]
