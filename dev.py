@@ -10,6 +10,7 @@ DATABASE_URL selects PostgreSQL (default: a SQLite file in the project).
 
 import hashlib
 import os
+import signal
 import subprocess
 import sys
 import venv
@@ -51,7 +52,22 @@ def serve(extra: list[str]) -> None:
     manage("load_cjg")
     address = extra[0] if extra else "127.0.0.1:8000"
     print(f"Serving on http://{address}/ (Ctrl-C stops it)", flush=True)
-    manage("runserver", address)
+    # The server (and its autoreloader's child) run in a process group of their own, stopped as a
+    # whole when this script is stopped by Ctrl-C or by its PID (SIGTERM): the port is freed.
+    server = subprocess.Popen([str(PYTHON), "manage.py", "runserver", address], cwd=ROOT, start_new_session=True)
+
+    def stop(signum, frame):
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGTERM)
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(server.pid, signal.SIGKILL)
+        sys.exit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    sys.exit(server.wait())
 
 
 def test(extra: list[str]) -> None:

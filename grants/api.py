@@ -99,9 +99,9 @@ def _effect(offer: Offer, query: ScenarioQuery) -> fiscal.Effect:
     try:
         return fiscal_effect(offer, scenario_from(participation=query.participation, fiscal_year=query.fiscal_year))
     except fiscal.InvalidScenario as error:
-        raise HttpError(422, f"{error.field}: {error.message}")
+        raise HttpError(422, f"{error.field}: {error.message}") from error
     except fiscal.InvalidTerms as error:
-        raise HttpError(
+        raise HttpError(  # noqa: B904 (the message carries the cause)
             409, f"The terms of the offer '{offer.slug}' do not add up, so they have no fiscal effect: {error}"
         )
 

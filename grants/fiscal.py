@@ -889,7 +889,7 @@ class _Plan:
         employer = self.employer
         rows = []
         draw_rows = []
-        for code, share, treatment, lma_allocation in zip(
+        for _code, share, treatment, lma_allocation in zip(
             self.codes, allocated, self.treatments, self.lma_allocation
         ):
             if treatment is Treatment.OPTS_OUT_COMPENSATED:

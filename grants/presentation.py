@@ -15,9 +15,8 @@ from urllib.parse import urlencode
 
 from django.urls import reverse
 from django.utils.formats import get_format, number_format
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from grants import fiscal
 from negotiations import models as records

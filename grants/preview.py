@@ -21,11 +21,12 @@ import logging
 from dataclasses import dataclass
 
 from django.http import HttpResponse
+from django.template import engines
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from grants import fiscal, preview_html
+from grants import fiscal
 from grants.presentation import Numbers, direction, numbers
 from grants.selectors import engine_terms, fiscal_effect, offers_with_terms, reference_data
 from negotiations import record_cache
@@ -95,24 +96,29 @@ class Problem:
 def preview(request):
     version = record_cache.refresh(max_age=FRESH_FOR)
     parser = record_cache.kept(version, "offer-terms-parser", terms_parser)
-    return HttpResponse(_region(parser(request.POST), version))
+    template = engines["jinja2"].get_template("grants/preview.html")
+    return HttpResponse(template.render(_region(parser(request.POST), version)))
 
 
-def _region(form: OfferTermsForm, version: int | None) -> str:
-    """The region's HTML: the figures for the terms posted, or the problems that keep them from adding up."""
+def _problems(problems) -> dict:
+    return {"problems": problems}
+
+
+def _region(form: OfferTermsForm, version: int | None) -> dict:
+    """The region's context: the figures for the terms posted, or the problems that keep them from adding up."""
     if not form.is_valid():
-        return preview_html.problems_html(_form_problems(form))
+        return _problems(_form_problems(form))
     try:
         effect = fiscal.compute(engine_terms(form.terms()), reference_data())
     except fiscal.InvalidTerms as error:
         # Rules only the engine knows (a scale larger than the program's envelope, say).
-        return preview_html.problems_html([
+        return _problems([
             Problem(_label(form, _ENGINE_FIELDS.get(e.field, e.field)), e.message) for e in error.errors
         ])
     except (ValueError, ArithmeticError):
         # The preview must answer whatever is typed; a failure here is a bug to look into, not a 500.
         logger.exception("fiscal preview failed")
-        return preview_html.problems_html([Problem(None, _("These terms cannot be computed. Check the amounts."))])
+        return _problems([Problem(None, _("These terms cannot be computed. Check the amounts."))])
 
     answered = form.cleaned_data.get("responds_to")
     comparison = None
@@ -128,7 +134,8 @@ def _region(form: OfferTermsForm, version: int | None) -> str:
     names = {j.code: j.name_en for j in form.provinces}
     ranked = sorted(effect.by_jurisdiction, key=lambda lines: (-lines.provinces_need, lines.code))
     write = numbers()
-    return preview_html.figures_html(
+    return dict(
+        problems=None,
         fiscal_year=effect.scenario.fiscal_year,
         answered_title=answered.title if comparison is not None else None,
         lines=[_line(write, name, label, effect.national, comparison) for name, label in _line_labels(get_language())],

@@ -145,9 +145,9 @@ def scenario_from(*, participation: Decimal | str | None = None, fiscal_year: st
         try:
             value = Decimal(str(participation))
         except ArithmeticError:
-            raise fiscal.InvalidScenario("participation", "Participation must be a number between 0 and 1.")
+            raise fiscal.InvalidScenario("participation", "Participation must be a number between 0 and 1.") from None
         if not value.is_finite():
-            raise fiscal.InvalidScenario("participation", "Participation must be a number between 0 and 1.")
+            raise fiscal.InvalidScenario("participation", "Participation must be a number between 0 and 1.") from None
         # Exact arithmetic on a value like 1e-9999999 would take the engine minutes: refuse it here.
         if 0 <= value <= 1 and value.quantize(PARTICIPATION_STEP) != value:
             raise fiscal.InvalidScenario(

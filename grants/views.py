@@ -5,7 +5,6 @@ An htmx request gets only the region it swaps (``page.html#region``); every link
 works as a plain request. Bad input gets a message naming the field (400), never a 500.
 """
 
-from decimal import Decimal
 from collections.abc import Callable
 from typing import NamedTuple
 from urllib.parse import urlencode
@@ -26,10 +25,18 @@ def _wants_region(request) -> bool:
     return bool(request.htmx) and not request.htmx.history_restore_request
 
 
-def _render(request, template: str, region: str, build: Callable[[], dict], *, always_region: bool = False) -> HttpResponse:
+# The query parameters each page reads (the scenario, the line explained, the offers compared).
+SCENARIO_PARAMS = ("participation", "fiscal_year")
+FISCAL_PARAMS = (*SCENARIO_PARAMS, "summary")
+EXPLAIN_PARAMS = (*SCENARIO_PARAMS, "line", "code", "years")
+COMPARE_PARAMS = ("a", "b")
+
+
+def _render(request, template: str, region: str, build: Callable[[], dict], *, params: tuple[str, ...],
+            always_region: bool = False) -> HttpResponse:
     """The page, or for an htmx swap its ``region``, through the record cache (build() makes the context)."""
     response = render_page(request, template, build, region=region if always_region or _wants_region(request) else None,
-                           perms=["negotiations.change_offer"])
+                           params=params)
     patch_vary_headers(response, ("HX-Request",))
     if response.status_code >= 400 and request.htmx:
         # Keep the address of the last good scenario: a refused one is not worth sharing.
@@ -84,8 +91,8 @@ def fiscal_page(request, slug):
 
     if request.GET.get("summary"):
         # The offer page loads this region into itself; it is a fragment with or without htmx.
-        return _render(request, "grants/fiscal.html", "summary", build, always_region=True)
-    return _render(request, "grants/fiscal.html", "results", build)
+        return _render(request, "grants/fiscal.html", "summary", build, params=FISCAL_PARAMS, always_region=True)
+    return _render(request, "grants/fiscal.html", "results", build, params=FISCAL_PARAMS)
 
 
 @require_safe
@@ -108,7 +115,7 @@ def explain(request, slug):
             status = 400 if explanation.problem else status
         return {**page.context, "status": status}
 
-    return _render(request, "grants/fiscal.html", "explanation", build)
+    return _render(request, "grants/fiscal.html", "explanation", build, params=EXPLAIN_PARAMS)
 
 
 @require_safe
@@ -163,4 +170,4 @@ def compare_page(request):
             )
         return context
 
-    return _render(request, "grants/compare.html", "results", build)
+    return _render(request, "grants/compare.html", "results", build, params=COMPARE_PARAMS)

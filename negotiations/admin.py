@@ -10,16 +10,19 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.widgets import AutocompleteSelect
 from django.core.exceptions import ValidationError
-from django.db import models, transaction
+from django.db import models
 from django.db.models import Count, IntegerField, OuterRef, Prefetch, Subquery
 from django.db.models.functions import Coalesce
 from django.forms.models import BaseInlineFormSet
+from django.template.response import TemplateResponse
 from django.utils.text import Truncator
-from django.utils.translation import gettext_lazy as _, ngettext
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 from simple_history.admin import SimpleHistoryAdmin
 from simple_history.models import DeletedObject, ModelChange, ModelDelta
 from simple_history.utils import get_history_model_for_model, get_m2m_reverse_field_name
 
+from negotiations import record_cache
 from negotiations.models import (
     FundingSource,
     Jurisdiction,
@@ -34,6 +37,8 @@ from negotiations.models import (
     Source,
     Statement,
 )
+from negotiations.services import offers as offer_services
+from negotiations.services import record as services
 from negotiations.terms import FUNDING_SOURCES, check_terms
 
 SPLIT_FIELDS = ("max_grant", "federal_amount", "provincial_amount", "employer_amount")
@@ -364,19 +369,37 @@ class StatementAdmin(CurationAdmin):
 
     @admin.action(description=_("Retract"), permissions=["change"])
     def retract(self, request, queryset):
-        retracted = 0
-        with transaction.atomic():
-            # One save per statement, so its history records the retraction and who made it.
-            for statement in queryset.filter(retracted=False):
-                statement.retracted = True
-                statement.save(update_fields=["retracted"])
-                retracted += 1
-        self.message_user(
-            request,
-            ngettext("%(count)d statement retracted.", "%(count)d statements retracted.", retracted)
-            % {"count": retracted},
-            messages.SUCCESS,
-        )
+        """Through the same service as the web UI: a page asks why, then each statement is retracted
+        with that note (its history records who did it); nothing is written without a note."""
+        statements = list(queryset.filter(retracted=False).select_related("speaker"))
+        form = RetractionForm(request.POST if "apply" in request.POST else None)
+        if form.is_valid():
+            for statement in statements:
+                try:
+                    services.statement_retract(actor=request.user, statement=statement,
+                                               note=form.cleaned_data["note"])
+                except services.StatementAlreadyRetracted:
+                    continue
+            self.message_user(
+                request,
+                ngettext("%(count)d statement retracted.", "%(count)d statements retracted.", len(statements))
+                % {"count": len(statements)},
+                messages.SUCCESS,
+            )
+            return None
+        return TemplateResponse(request, "admin/negotiations/statement/retract.html", {
+            **self.admin_site.each_context(request),
+            "title": _("Retract statements"),
+            "opts": self.model._meta,
+            "statements": statements,
+            "form": form,
+            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+        })
+
+
+class RetractionForm(forms.Form):
+    note = forms.CharField(label=_("Why are they retracted?"), widget=forms.Textarea(attrs={"rows": 3}),
+                           max_length=2000)
 
 
 # ---------------------------------------------------------------------------
@@ -402,6 +425,8 @@ class VersionCheckedForm(forms.ModelForm):
         cleaned_data = super().clean()
         if self.instance.pk:
             # Locks the row until the admin's transaction ends, so two saves cannot both pass.
+            # The record version's lock first, as every writer takes it (negotiations.record_cache).
+            record_cache.record_changed()
             current = type(self.instance).objects.select_for_update().filter(pk=self.instance.pk)
             current = current.values_list("version", flat=True).first()
             if current is not None and cleaned_data.get("seen_version") != current:
@@ -416,7 +441,7 @@ class VersionCheckedForm(forms.ModelForm):
         return cleaned_data
 
 
-class OfferForm(VersionCheckedForm):
+class OfferAdminForm(VersionCheckedForm):
     """Refuses a split that does not add up to the maximum grant, naming the field at fault.
 
     The sources' sums need the inline rows, which this form cannot see:
@@ -490,7 +515,7 @@ class PhaseInStepInline(RowsInline):
 
 @admin.register(Offer)
 class OfferAdmin(CurationAdmin):
-    form = OfferForm
+    form = OfferAdminForm
     list_display = ("title", "tabled_on", "tabled_by_codes", "status", "split", "sources_per_trainee", "scale",
                     "responds_to")
     list_select_related = ("responds_to",)
@@ -549,14 +574,7 @@ class OfferAdmin(CurationAdmin):
 
     @admin.action(description=_("Mark as superseded"), permissions=["change"])
     def mark_superseded(self, request, queryset):
-        marked = 0
-        with transaction.atomic():
-            # One save per offer, so its history records the change of status and who made it.
-            for offer in queryset.exclude(status=Offer.Status.SUPERSEDED):
-                offer.status = Offer.Status.SUPERSEDED
-                offer.version += 1
-                offer.save(update_fields=["status", "version"])
-                marked += 1
+        marked = offer_services.offers_supersede(actor=request.user, offers=queryset)
         self.message_user(
             request,
             ngettext("%(count)d offer marked as superseded.", "%(count)d offers marked as superseded.", marked)

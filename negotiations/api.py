@@ -10,8 +10,9 @@ the grants API uses them too (grants reads negotiations, never the other way rou
 
 import datetime
 import re
+from collections.abc import Callable
 from decimal import ROUND_HALF_EVEN, Decimal
-from typing import Annotated, Any, Callable, Generic, Literal, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from django.db.models import Prefetch, Q, QuerySet, TextChoices
 from django.http import Http404

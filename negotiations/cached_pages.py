@@ -2,12 +2,14 @@
 
 A cached page template defines two partials, ``title`` and ``content``, and shows them in its blocks
 (``{% block title %}{{ page.title }}{% endblock %}``, ``{% block content %}{{ page.content }}{% endblock %}``).
-They are rendered once per record version, address (path and query), permissions that change them,
-htmx-ness and language; the frame around them (``base.html``: the reader's name, the CSRF token,
+They are rendered once per record version, path, the query parameters the page understands, the
+reader's whole set of permissions (whatever ``{% if perms.… %}`` a template may add), htmx-ness and
+language; the frame around them (``base.html``: the reader's name, the CSRF token,
 messages) is rendered for every request. So nothing cached names a reader, and the selectors run
 only when the record has changed since the page was last rendered.
 """
 
+import hashlib
 from collections.abc import Callable, Iterable
 
 from django.http import HttpResponse
@@ -18,13 +20,31 @@ from django.utils.safestring import mark_safe
 from negotiations import record_cache
 
 
-def _key(request, template: str, region: str | None, perms: Iterable[str]) -> tuple:
+def _permissions(user) -> str:
+    """The reader's whole set of permissions, as a short digest (anonymous readers and readers with
+    the same permissions share their entries)."""
+    if not user.is_authenticated:
+        return ""
+    names = sorted(user.get_all_permissions())
+    return hashlib.blake2b("\n".join(names).encode(), digest_size=8).hexdigest()
+
+
+def _query(request, params: Iterable[str] | None) -> tuple | str:
+    """What of the query string goes into the key: the parameters the page understands, in a fixed
+    order; any other parameter makes no new entry. ``None``: the whole query string."""
+    if params is None:
+        return request.META.get("QUERY_STRING", "")
+    return tuple((name, tuple(request.GET.getlist(name))) for name in params if name in request.GET)
+
+
+def _key(request, template: str, region: str | None, params: Iterable[str] | None) -> tuple:
     return (
         template,
         region,
-        request.get_full_path(),
+        request.path,
+        _query(request, params),
         bool(getattr(request, "htmx", False)),
-        tuple(request.user.has_perm(perm) for perm in perms),
+        _permissions(request.user),
     )
 
 
@@ -34,18 +54,20 @@ def render_page(
     build: Callable[[], dict],
     *,
     region: str | None = None,
-    perms: Iterable[str] = (),
+    params: Iterable[str] | None = None,
     cacheable: bool = True,
 ) -> HttpResponse:
     """The page (or, with ``region``, that partial alone) from the context ``build()`` returns.
 
     ``build`` runs only when nothing is cached for this address at this record version; it may set
-    ``status`` in the context it returns (a refused filter, say). ``perms`` lists the permissions the
-    template's cached parts look at. An exception in ``build`` (Http404) is raised, not cached.
+    ``status`` in the context it returns (a refused filter, say). ``params`` names the query
+    parameters the page reads (``()`` for none): only they go into the cache key, so an address
+    with any other query string is served the same entry. Left ``None``, the whole query string is
+    part of the key (safe for a page whose parameters are not listed). An exception in ``build`` (Http404) is raised, not cached.
     ``cacheable=False`` renders afresh: for a reader whose part of the page carries a form with their
     CSRF token.
     """
-    perms = tuple(perms)
+    params = None if params is None else tuple(params)
 
     def rendered() -> dict:
         context = build()
@@ -58,7 +80,7 @@ def render_page(
             "status": status,
         }
 
-    page = record_cache.cached(("page", *_key(request, template, region, perms)), rendered) if cacheable else rendered()
+    page = record_cache.cached(("page", *_key(request, template, region, params)), rendered) if cacheable else rendered()
     if region:
         return HttpResponse(page["content"], status=page["status"])
     return render(request, template, {"page": page}, status=page["status"])

@@ -24,6 +24,8 @@ from django.forms.utils import ErrorList
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from negotiations import bounds
+from negotiations.forms import RefuseControlCharacters, scope_to_negotiation
 from negotiations.models import (
     DatePrecision,
     GovernmentPayer,
@@ -36,12 +38,9 @@ from negotiations.models import (
     Source,
     Treatment,
 )
-from negotiations.forms import RefuseControlCharacters, scope_to_negotiation
-from negotiations import bounds
 from negotiations.offer_selectors import OfferLinks
+from negotiations.terms import FUNDING_SOURCES, OfferTerms
 from negotiations.validators import validate_record_date
-from negotiations.terms import OfferTerms
-from negotiations.terms import FUNDING_SOURCES
 
 # The programs each government can draw on (Ottawa cannot spend a P/T's own revenue, nor a P/T new federal money).
 PAYER_PROGRAMS = {

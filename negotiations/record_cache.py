@@ -1,36 +1,42 @@
-"""What the read pages render, cached in each process until the record changes.
+"""What the read pages render, cached until the record changes: per process, or shared through Redis.
 
 The record's version is one row (``RecordVersion``). Every change to a model of the negotiations or
-grants apps (save, delete, many-to-many change; history rows included) moves it forward once its
-transaction commits; bulk writes that send no signals (the scale generator) call ``record_changed``
-themselves. A cached entry is stored under the version it was rendered at, so a request that starts
-after a commit never gets what was rendered before it, whichever process rendered it.
+grants apps (save, delete, many-to-many change; history rows included) moves it forward inside the
+writing transaction, before the transaction's first write, so the new version commits with the
+change: a request that starts after the commit never gets what was rendered before it, whichever
+process or machine rendered it, and a rolled-back change takes its version back with it. (Taking
+the version row's lock before any other row's keeps two writers from waiting on each other.) A
+write made outside a transaction (autocommit) moves it just after. Bulk writes that send no signals
+(the scale generator) call ``record_changed`` themselves.
 
-Each process also empties its own cache the moment it writes, before the commit: its next request
-sees its own change at once (and so do tests, whose transactions never commit). A transaction that
-has written and not yet committed neither reads nor stores cached entries, so what a rolled-back
-transaction showed is never kept.
+Entries are stored through Django's cache framework (the ``record`` cache: per-process memory by
+default, Redis when ``REDIS_URL`` is set) under the version they were rendered at, so with Redis a
+change is rendered once for every worker and machine. A transaction that has written and not yet
+committed neither reads nor stores cached entries, so what a rolled-back transaction showed is
+never kept.
 
 Reading the version is one query of one row per request that uses the cache. When a process sees a
-version it has not seen before, it empties its cache and calls the functions registered with
-``on_new_version`` (other per-process caches, such as the engine's reference data, drop their copy).
+version it has not seen before, it drops what it keeps in its own memory (``kept`` objects, and the
+page cache when that is per-process) and calls the functions registered with ``on_new_version``.
 
-Two stores: ``cached`` keeps rendered pages in a bounded Django cache (values are copied in and out);
-``kept`` keeps Python objects as they are (a form class, an offer's computed effect) for code that
-reads the version itself with ``refresh``.
+Two stores: ``cached`` keeps rendered pages in the ``record`` cache (values are copied in and out);
+``kept`` keeps Python objects as they are (a form class, an offer's computed effect, the reference
+data) in this process, for code that reads the version itself with ``refresh``.
 """
 
 import hashlib
 import math
+import secrets
 import time
 from collections.abc import Callable, Hashable
 from typing import TypeVar
 
 from django.conf import settings
 from django.core.cache import caches
+from django.core.cache.backends.locmem import LocMemCache
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.models import F
-from django.db.models.signals import m2m_changed, post_delete, post_save
+from django.db.models.signals import m2m_changed, post_delete, post_save, pre_delete, pre_save
 from django.utils.translation import get_language
 
 WATCHED_APPS = frozenset({"negotiations", "grants"})
@@ -52,7 +58,11 @@ def on_new_version(func: Callable[[], None]) -> Callable[[], None]:
 
 
 def _forget_everything() -> None:
-    _cache().clear()
+    """Drop what this process keeps: its objects and, when the page cache is its own, the pages.
+    A shared cache (Redis) is never cleared: its entries are keyed by version and expire."""
+    cache = _cache()
+    if isinstance(cache, LocMemCache):
+        cache.clear()
     _kept.clear()
     for listener in _listeners:
         listener()
@@ -75,45 +85,75 @@ def _advance(using: str) -> None:
     from negotiations.models import RecordVersion
 
     if not RecordVersion.objects.using(using).filter(pk=1).update(value=F("value") + 1):
-        # The row is missing (a flushed database): put it back, already past the start.
-        RecordVersion.objects.using(using).bulk_create([RecordVersion(pk=1, value=1)], ignore_conflicts=True)
+        # The row is missing (a flushed database): put it back, at a new random start.
+        RecordVersion.objects.using(using).bulk_create([RecordVersion(pk=1, value=random_start())],
+                                                       ignore_conflicts=True)
 
 
-# One callable per database alias, so that a transaction registers its advance once however many
-# rows it writes (the callbacks Django keeps are compared by identity).
-_advancers: dict[str, Callable[[], None]] = {}
+def random_start() -> int:
+    """A version to start from, at random: two databases that share one Redis (a test database and
+    the one it was made from, say) then never put their pages under the same keys."""
+    return secrets.randbelow(2**52) + 1
 
 
-def _advancer(using: str) -> Callable[[], None]:
-    if using not in _advancers:
-        _advancers[using] = lambda: _advance(using)
-    return _advancers[using]
+# One marker per database alias, registered with ``on_commit`` by a transaction that has moved the
+# version: it tells that transaction's later writes and reads that the record changed in it (the
+# callbacks Django keeps are compared by identity, and dropped with a rolled-back savepoint).
+_markers: dict[str, Callable[[], None]] = {}
+
+
+def _marker(using: str) -> Callable[[], None]:
+    if using not in _markers:
+        _markers[using] = lambda: None
+    return _markers[using]
 
 
 def _uncommitted_change(using: str) -> bool:
-    """This connection's open transaction has changed the record (its version advance is pending)."""
+    """This connection's open transaction has changed the record (and moved the version with it)."""
     connection = connections[using]
-    advance = _advancer(using)
-    return connection.in_atomic_block and any(entry[1] is advance for entry in connection.run_on_commit)
+    marker = _marker(using)
+    return connection.in_atomic_block and any(entry[1] is marker for entry in connection.run_on_commit)
 
 
 def record_changed(using: str = DEFAULT_DB_ALIAS) -> None:
-    """The record changed: empty this process's caches now, move the version forward on commit."""
+    """The record changes: move the version forward in the current transaction (once per transaction),
+    and drop what this process keeps so that its next request sees the change at once."""
     _forget_everything()
-    if not _uncommitted_change(using):
-        # Robust: a failure to advance is logged rather than turned into an error for a write that
-        # has already committed (the other processes then see the change after the next write).
-        transaction.on_commit(_advancer(using), using=using, robust=True)
+    _read_at.pop(using, None)
+    if _uncommitted_change(using):
+        return
+    _advance(using)
+    if connections[using].in_atomic_block:
+        transaction.on_commit(_marker(using), using=using)
 
 
-def _on_change(sender, using=DEFAULT_DB_ALIAS, **kwargs) -> None:
-    if sender._meta.app_label in WATCHED_APPS:
+def _watched(model) -> bool:
+    return model._meta.app_label in WATCHED_APPS and model._meta.model_name != "recordversion"
+
+
+def _before_change(sender, using=DEFAULT_DB_ALIAS, **kwargs) -> None:
+    # Inside a transaction the version moves before the first write (see the module's docstring).
+    if _watched(sender) and connections[using].in_atomic_block:
+        record_changed(using)
+
+
+def _after_change(sender, using=DEFAULT_DB_ALIAS, **kwargs) -> None:
+    # Autocommit: the write has committed by now; move the version after it, never before.
+    if _watched(sender) and not connections[using].in_atomic_block:
+        record_changed(using)
+
+
+def _m2m_change(sender, action, using=DEFAULT_DB_ALIAS, **kwargs) -> None:
+    if action.startswith("pre_") == connections[using].in_atomic_block and _watched(kwargs["instance"]):
         record_changed(using)
 
 
 def connect_signals() -> None:
-    for name, signal in (("save", post_save), ("delete", post_delete), ("m2m", m2m_changed)):
-        signal.connect(_on_change, dispatch_uid=f"record-cache-{name}")
+    for name, signal in (("pre-save", pre_save), ("pre-delete", pre_delete)):
+        signal.connect(_before_change, dispatch_uid=f"record-cache-{name}")
+    for name, signal in (("save", post_save), ("delete", post_delete)):
+        signal.connect(_after_change, dispatch_uid=f"record-cache-{name}")
+    m2m_changed.connect(_m2m_change, dispatch_uid="record-cache-m2m")
 
 
 def refresh(using: str = DEFAULT_DB_ALIAS, *, max_age: float = 0.0) -> int | None:

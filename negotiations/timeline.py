@@ -14,10 +14,19 @@ from typing import Any
 
 from django.db.models import Exists, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, TextChoices
 from django.urls import reverse
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from negotiations.models import (
-    Jurisdiction, Meeting, Negotiation, Offer, Person, Position, Role, Stance, Statement,
+    Jurisdiction,
+    Meeting,
+    Negotiation,
+    Offer,
+    Person,
+    Position,
+    Role,
+    Stance,
+    Statement,
 )
 
 QUOTE_TITLE_LENGTH = 80

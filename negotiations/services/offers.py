@@ -18,6 +18,7 @@ from django.db.models import F
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from negotiations import record_cache
 from negotiations.models import (
     DatePrecision,
     FundingSource,
@@ -211,6 +212,7 @@ def offer_update(
 def offer_withdraw(*, actor: AbstractBaseUser | None, offer: Offer) -> Offer:
     """Mark an offer withdrawn (it stays on the record). Raises OfferAlreadyWithdrawn."""
     with transaction.atomic():
+        record_cache.record_changed()  # the version's lock before the offer's, as every writer takes them
         current = Offer.objects.select_for_update().get(pk=offer.pk)
         if current.status == Offer.Status.WITHDRAWN:
             raise OfferAlreadyWithdrawn(offer=current)
@@ -395,3 +397,21 @@ class _RowPlan:
             row.full_clean()
             _attribute_to(row, actor)
             row.save()
+
+
+def offers_supersede(*, actor: AbstractBaseUser | None, offers: Iterable[Offer]) -> int:
+    """Mark offers superseded (the admin's action); returns how many changed. Each save is one
+    version more, so an edit started before is refused instead of undoing it, and its history names
+    the actor."""
+    marked = 0
+    with transaction.atomic():
+        record_cache.record_changed()  # the version's lock first, as every writer takes it
+        for current in Offer.objects.select_for_update().filter(pk__in=[o.pk for o in offers]).exclude(
+            status=Offer.Status.SUPERSEDED
+        ):
+            current.status = Offer.Status.SUPERSEDED
+            current.version += 1
+            _attribute_to(current, actor)
+            current.save(update_fields=["status", "version"])
+            marked += 1
+    return marked

@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from negotiations import record_cache
 from negotiations.models import (
     Jurisdiction,
     Meeting,
@@ -155,6 +156,7 @@ def position_record(
 def statement_retract(*, actor: AbstractBaseUser | None, statement: Statement, note: str) -> Statement:
     """Mark a statement as retracted with the reason; it stays in the record and its history."""
     # Lock the row so two editors retracting at once cannot both write a note.
+    record_cache.record_changed()  # the version's lock before the statement's, as every writer takes them
     current = Statement.objects.select_for_update().get(pk=statement.pk)
     if current.retracted:
         raise StatementAlreadyRetracted(statement=current)

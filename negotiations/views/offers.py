@@ -45,7 +45,7 @@ def offer_list(request):
 
     region = "results" if request.htmx and not request.htmx.history_restore_request else None
     response = render_page(request, "negotiations/offer_list.html", build, region=region,
-                           perms=["negotiations.add_offer"])
+                           params=(*OfferFilterForm.base_fields, "page"))
     patch_vary_headers(response, ("HX-Request",))
     return response
 

@@ -15,7 +15,7 @@ def home(request):
             "meetings": selectors.latest_meetings(negotiation=negotiation),
         }
 
-    return render_page(request, "negotiations/home.html", build, perms=["negotiations.add_offer"])
+    return render_page(request, "negotiations/home.html", build, params=())
 
 
 def jurisdiction_list(request):

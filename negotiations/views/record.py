@@ -12,7 +12,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from negotiations import record, search as record_search, selectors
+from negotiations import record, selectors
+from negotiations import search as record_search
 from negotiations.cached_pages import render_page
 from negotiations.forms import PositionForm, SearchForm, StatementFilterForm, StatementForm
 from negotiations.models import Statement
@@ -34,7 +35,8 @@ def _render_region(request, template: str, region: str, context: dict):
 @require_safe
 def meeting_list(request):
     return render_page(request, "negotiations/meeting_list.html",
-                       lambda: {"page": Paginator(record.meeting_list(), LIST_PAGE_SIZE).get_page(request.GET.get("page"))})
+                       lambda: {"page": Paginator(record.meeting_list(), LIST_PAGE_SIZE).get_page(request.GET.get("page"))},
+                       params=("page",))
 
 
 @require_safe
@@ -45,13 +47,14 @@ def meeting_detail(request, slug):
             raise Http404(_("No meeting is recorded under this address."))
         return {"meeting": meeting}
 
-    return render_page(request, "negotiations/meeting.html", build)
+    return render_page(request, "negotiations/meeting.html", build, params=())
 
 
 @require_safe
 def person_list(request):
     return render_page(request, "negotiations/person_list.html",
-                       lambda: {"page": Paginator(record.person_list(), LIST_PAGE_SIZE).get_page(request.GET.get("page"))})
+                       lambda: {"page": Paginator(record.person_list(), LIST_PAGE_SIZE).get_page(request.GET.get("page"))},
+                       params=("page",))
 
 
 @require_safe
@@ -62,13 +65,14 @@ def person_detail(request, slug):
             raise Http404(_("No person is recorded under this address."))
         return {"person": person}
 
-    return render_page(request, "negotiations/person.html", build, perms=["negotiations.add_statement"])
+    return render_page(request, "negotiations/person.html", build, params=())
 
 
 @require_safe
 def source_list(request):
     return render_page(request, "negotiations/source_list.html",
-                       lambda: {"page": Paginator(record.source_list(), LIST_PAGE_SIZE).get_page(request.GET.get("page"))})
+                       lambda: {"page": Paginator(record.source_list(), LIST_PAGE_SIZE).get_page(request.GET.get("page"))},
+                       params=("page",))
 
 
 @require_safe
@@ -79,7 +83,7 @@ def source_detail(request, slug):
             raise Http404(_("No source is recorded under this address."))
         return {"source": source}
 
-    return render_page(request, "negotiations/source.html", build)
+    return render_page(request, "negotiations/source.html", build, params=())
 
 
 @require_safe
@@ -93,7 +97,7 @@ def statement_list(request):
     region = "results" if request.htmx and not request.htmx.history_restore_request else None
     response = render_page(
         request, "negotiations/statement_list.html", build, region=region,
-        perms=["negotiations.add_statement", "negotiations.add_position"],
+        params=(*StatementFilterForm.base_fields, "page"),
         # An editor's list has a "Retract" form with their CSRF token under each statement.
         cacheable=not request.user.has_perm("negotiations.change_statement"),
     )

@@ -16,7 +16,7 @@ def matrix(request, slug):
         negotiation = get_object_or_404(Negotiation, slug=slug)
         return {"matrix": stances.stance_matrix(negotiation=negotiation), "legend": stances.LEGEND}
 
-    return render_page(request, TEMPLATE, build)
+    return render_page(request, TEMPLATE, build, params=())
 
 
 @vary_on_headers("HX-Request")
@@ -43,4 +43,4 @@ def cell(request, slug, code, month):
             context["matrix"] = stances.stance_matrix(negotiation=negotiation)
         return context
 
-    return render_page(request, TEMPLATE, build, region="evidence" if wants_panel else None)
+    return render_page(request, TEMPLATE, build, region="evidence" if wants_panel else None, params=())

@@ -92,4 +92,5 @@ def jurisdiction(request, code):
     region = None
     if request.htmx and not request.htmx.history_restore_request:
         region = "events" if request.htmx.target == "load-more" else "filtered"
-    return render_page(request, "negotiations/jurisdiction.html", build, region=region)
+    return render_page(request, "negotiations/jurisdiction.html", build, region=region,
+                       params=TimelineFilterForm.base_fields)

@@ -9,8 +9,15 @@ from playwright.sync_api import expect
 
 from negotiations.models import Jurisdiction, Meeting, Offer, Stance
 from tests.factories import (
-    PT_CODES, JurisdictionFactory, MeetingFactory, NegotiationFactory, OfferFactory, PersonFactory, PositionFactory,
-    SourceFactory, StatementFactory,
+    PT_CODES,
+    JurisdictionFactory,
+    MeetingFactory,
+    NegotiationFactory,
+    OfferFactory,
+    PersonFactory,
+    PositionFactory,
+    SourceFactory,
+    StatementFactory,
 )
 
 D = datetime.date

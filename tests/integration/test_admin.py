@@ -303,16 +303,28 @@ def test_mark_as_superseded_changes_status_and_records_history(admin_client, adm
     assert Offer.objects.exclude(pk__in=[o.pk for o in chosen]).filter(status=Offer.Status.SUPERSEDED).count() == 0
 
 
-def test_retract_marks_statements_retracted_with_history(admin_client, admin_user):
+def test_retract_asks_why_and_retracts_through_the_service(admin_client, admin_user):
     statement = f.StatementFactory()
+    chosen = {"action": "retract", "_selected_action": [statement.pk]}
 
-    response = admin_client.post(
-        admin_url(Statement, "changelist"), {"action": "retract", "_selected_action": [statement.pk]}, follow=True,
-    )
+    asked = admin_client.post(admin_url(Statement, "changelist"), chosen)
+    assert asked.status_code == 200
+    assert "Why are they retracted?" in asked.content.decode()
+    statement.refresh_from_db()
+    assert not statement.retracted, "nothing is written before the note is given"
 
+    refused = admin_client.post(admin_url(Statement, "changelist"), {**chosen, "apply": "1", "note": "  "})
+    assert "This field is required." in refused.content.decode()
+    statement.refresh_from_db()
+    assert not statement.retracted
+
+    response = admin_client.post(admin_url(Statement, "changelist"),
+                                 {**chosen, "apply": "1", "note": "Misattributed: the minister's aide said it."},
+                                 follow=True)
     assert "1 statement retracted." in [str(m) for m in response.context["messages"]]
     statement.refresh_from_db()
     assert statement.retracted
+    assert statement.retraction_note == "Misattributed: the minister's aide said it."
     assert statement.history.first().history_user == admin_user
 
 

@@ -8,7 +8,6 @@ from unittest import mock
 
 import pytest
 from django.contrib.auth.models import Group
-from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.core.management import call_command, get_commands
 from django.db import connection
@@ -17,7 +16,13 @@ from django.test.utils import CaptureQueriesContext
 
 from grants.selectors import forget_reference_data
 from negotiations.models import (
-    Jurisdiction, JurisdictionTreatment, Liability, PhaseInStep, Position, Stance, Treatment,
+    Jurisdiction,
+    JurisdictionTreatment,
+    Liability,
+    PhaseInStep,
+    Position,
+    Stance,
+    Treatment,
 )
 from tests.factories import (
     JurisdictionFactory,

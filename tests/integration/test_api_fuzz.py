@@ -29,6 +29,7 @@ from schemathesis.specs.openapi.checks import (
 
 from config.wsgi import application
 from grants.selectors import forget_reference_data
+from tests.profiles import examples
 
 # The same examples on every run by default; FUZZ_EXAMPLES=N draws N fresh ones per operation instead.
 HUNT = int(os.environ.get("FUZZ_EXAMPLES", "0"))
@@ -82,7 +83,7 @@ def cjg_data(db):
 
 
 @schema.parametrize()
-@settings(max_examples=HUNT or 30, deadline=None, suppress_health_check=list(HealthCheck), derandomize=not HUNT)
+@settings(max_examples=HUNT or examples(30), deadline=None, suppress_health_check=list(HealthCheck), derandomize=not HUNT)
 def test_operation_answers_without_server_error_and_as_documented(case, cjg_data):
     case.call_and_validate(checks=CHECKS)
 

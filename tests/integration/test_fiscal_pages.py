@@ -476,7 +476,7 @@ def test_compare_through_htmx_returns_only_the_results(client, december):
 def other_offers(count: int) -> None:
     """Offers with every kind of row their terms have, so that a missing prefetch would show."""
     on = JurisdictionFactory(code="ON")
-    for n in range(count):
+    for _ in range(count):
         offer = OfferFactory(tabled_by=[on])
         JurisdictionTreatment.objects.create(offer=offer, jurisdiction=on, treatment="opts_out_compensated")
         PhaseInStep.objects.create(offer=offer, fiscal_year="2014-15", fraction=Decimal("0.5"))

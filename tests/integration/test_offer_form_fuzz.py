@@ -40,6 +40,7 @@ from negotiations.offer_forms import (
 )
 from negotiations.terms import check_terms
 from tests.factories import PT_CODES, UserFactory
+from tests.profiles import examples
 
 pytestmark = pytest.mark.django_db
 
@@ -203,7 +204,7 @@ def test_the_fuzzed_fields_are_the_forms_fields(cjg):
     assert set(FIELDS) == set(OfferForm().fields)
 
 
-@settings(max_examples=HUNT or 300, deadline=None, derandomize=not HUNT,
+@settings(max_examples=HUNT or examples(300), deadline=None, derandomize=not HUNT,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=POSTS)
 def test_form_is_valid_with_terms_that_add_up_or_has_errors(cjg, data):
@@ -231,7 +232,7 @@ def _read(form) -> tuple:
     return errors, terms, answered
 
 
-@settings(max_examples=HUNT or 300, deadline=None, derandomize=not HUNT,
+@settings(max_examples=HUNT or examples(300), deadline=None, derandomize=not HUNT,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=POSTS)
 def test_the_preview_s_parser_reads_every_post_as_the_terms_form_does(parser, data):
@@ -246,7 +247,7 @@ def test_the_preview_s_parser_reads_every_post_as_the_terms_form_does(parser, da
     event("valid" if expected[1] is not None else "with errors")
 
 
-@settings(max_examples=HUNT or 80, deadline=None, derandomize=not HUNT,
+@settings(max_examples=HUNT or examples(80), deadline=None, derandomize=not HUNT,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=POSTS)
 def test_posting_never_fails_and_never_writes_half_an_offer(cjg, editor, data):

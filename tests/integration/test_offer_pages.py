@@ -421,7 +421,7 @@ def test_offer_list_filters_without_reloading_the_page(client, december):
 def grow(budget, n):
     """n more offers answering Budget 2013, each with sources, rows, meetings and some history."""
     ca = Jurisdiction.objects.get(code="CA")
-    for i in range(n):
+    for _ in range(n):
         offer = OfferFactory(negotiation=budget.negotiation, responds_to=budget, tabled_by=[ca],
                              funding=[("federal", "LMA", 5000), ("provincial", "PT_OWN", 5000)])
         offer.sources.add(SourceFactory(), SourceFactory())

@@ -10,8 +10,7 @@ from django.db import IntegrityError
 
 from negotiations.models import FundingSource, Jurisdiction, JurisdictionTreatment, Offer, PhaseInStep
 from negotiations.services import offers as services
-from negotiations.terms import OfferTerms
-from negotiations.terms import check_terms
+from negotiations.terms import OfferTerms, check_terms
 from tests.factories import SourceFactory, UserFactory
 from tests.offer_world import make_budget_2013, make_reference
 

@@ -192,7 +192,7 @@ def test_titles_and_labels_are_escaped(editor_client, budget):
     budget.save()
     html = editor_client.post(URL, offer_post(**DECEMBER_TERMS, responds_to="budget-2013"), **HTMX).content.decode()
     assert "<script>" not in html
-    assert "Compared with “&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; more”" in html
+    assert "Compared with “&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; &amp; more”" in html
 
     html = editor_client.post(URL, offer_post(max_grant="<b>15000</b>"), **HTMX).content.decode()
     assert "<b>" not in html and "<strong>Maximum grant per trainee:</strong> Enter a number." in html

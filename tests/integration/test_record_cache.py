@@ -100,6 +100,11 @@ def record_queries(client: Client, path: str, **headers) -> tuple[str, list[str]
     return response.content.decode(), [q["sql"] for q in queries if RECORD_TABLE.search(q["sql"])]
 
 
+def main(html: str) -> str:
+    """The page's own part: what the record cache keeps."""
+    return html[html.index("<main"):html.index("</main>")]
+
+
 def on_position() -> Position:
     """Ontario's latest position on the Canada Job Grant: the current stance its timeline shows."""
     return Position.objects.filter(jurisdiction__code="ON", negotiation__slug="canada-job-grant").latest("as_of")
@@ -239,6 +244,53 @@ def test_each_reader_sees_their_own_name_around_cached_content():
     assert bob_reads == [], "the second reader's content comes from the cache"
     assert "Log out alice" in alice_page and "bob" not in alice_page
     assert "Log out bob" in bob_page and "alice" not in bob_page
+
+
+def test_readers_with_other_permissions_get_their_own_entries():
+    """The key holds the reader's whole set of permissions, not a list that each view keeps: a reader
+    with a permission that no page names yet still never gets a page rendered for another set."""
+    from django.contrib.auth.models import Permission
+
+    viewer = login("viewer", group="Viewer")
+    record_queries(viewer, HOME)
+    assert record_queries(login("viewer2", group="Viewer"), HOME)[1] == []  # same permissions: shared
+
+    other = get_user_model().objects.create(username="other")
+    other.groups.add(Group.objects.get(name="Viewer"))
+    other.user_permissions.add(Permission.objects.get(codename="delete_source"))
+    client = Client()
+    client.force_login(other)
+    assert record_queries(client, HOME)[1], "another set of permissions renders its own entry"
+
+
+def test_a_query_string_the_page_does_not_read_makes_no_new_entry(reader):
+    page, _ = fetch(reader, TIMELINE)
+    for junk in ("?utm_source=mail", "?x=1&y=2", "?kind=statement&utm=1"):
+        html, reads = record_queries(reader, TIMELINE + junk)
+        if "kind=" in junk:
+            assert reads, "a parameter the page reads is a new entry"
+            assert record_queries(reader, TIMELINE + "?kind=statement")[1] == [], "…the same one, other parameters aside"
+        else:
+            assert reads == [], f"{junk} is served the cached page"
+            assert main(html) == main(page)  # the frame around it (the login link's next) is the request's
+
+
+def test_the_version_moves_inside_the_writing_transaction():
+    """A reader who starts after the commit already sees the new version: it committed with the write.
+    A rolled-back write takes its version back with it."""
+    before = record_cache.current_version()
+    with transaction.atomic():
+        Jurisdiction.objects.filter(code="ON").get().save()
+        inside = record_cache.current_version()
+        assert inside == before + 1
+        Jurisdiction.objects.filter(code="QC").get().save()  # once per transaction
+        assert record_cache.current_version() == inside
+    assert record_cache.current_version() == before + 1
+
+    with pytest.raises(RuntimeError), transaction.atomic():
+        Jurisdiction.objects.filter(code="ON").get().save()
+        raise RuntimeError("roll back")
+    assert record_cache.current_version() == before + 1
 
 
 # 5. htmx regions -------------------------------------------------------------------------------

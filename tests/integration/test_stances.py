@@ -9,7 +9,12 @@ from django.test.utils import CaptureQueriesContext
 from negotiations.models import Jurisdiction, Stance
 from negotiations.stances import parse_month, stance_cell_evidence, stance_matrix
 from tests.factories import (
-    PT_CODES, JurisdictionFactory, MeetingFactory, NegotiationFactory, OfferFactory, PositionFactory,
+    PT_CODES,
+    JurisdictionFactory,
+    MeetingFactory,
+    NegotiationFactory,
+    OfferFactory,
+    PositionFactory,
     StatementFactory,
 )
 

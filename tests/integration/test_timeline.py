@@ -9,7 +9,12 @@ from django.test.utils import CaptureQueriesContext
 from negotiations.models import Jurisdiction, Stance
 from negotiations.timeline import jurisdiction_timeline
 from tests.factories import (
-    JurisdictionFactory, MeetingFactory, NegotiationFactory, OfferFactory, PersonFactory, PositionFactory,
+    JurisdictionFactory,
+    MeetingFactory,
+    NegotiationFactory,
+    OfferFactory,
+    PersonFactory,
+    PositionFactory,
     StatementFactory,
 )
 
@@ -91,7 +96,7 @@ def test_each_event_has_title_url_precision_and_object(canada, ontario, cjg):
     events = {event.kind: event for event in jurisdiction_timeline(jurisdiction=ontario)[0]}
 
     assert events["position"].object == position
-    assert events["position"].url == f"/negotiations/canada-job-grant/stances/ON/2013-11"
+    assert events["position"].url == "/negotiations/canada-job-grant/stances/ON/2013-11"
     assert events["position"].title == "Ontario: opposes (Canada Job Grant)"
     assert events["statement"].date_precision == "month"
     assert events["statement"].url == f"{statement.source.get_absolute_url()}#statement-{statement.pk}"
@@ -248,7 +253,7 @@ def test_selector_query_count_does_not_grow_with_the_data(canada, ontario, cjg):
                 list(event.object.evidence.all())
                 str(event.object.triggered_by_offer)
             if event.kind == "statement":
-                (event.object.speaker.name, event.object.source.title)
+                _ = (event.object.speaker.name, event.object.source.title)
             if event.kind == "offer":
                 list(event.object.tabled_by.all())
 

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grants.allocation import largest_remainder
+from tests.profiles import examples
 
 # Statistics Canada estimates for 1 July 2013, NL to NU.
 POPULATIONS = (526702, 145237, 940789, 756050, 8155334, 13537994, 1265015, 1108303, 4025074, 4581978,
@@ -98,7 +99,7 @@ def test_bad_inputs_are_refused(total, weights, error):
         largest_remainder(total, weights)
 
 
-@settings(max_examples=300, database=None, deadline=None)
+@settings(max_examples=examples(300), database=None, deadline=None)
 @given(
     total=st.integers(min_value=0, max_value=10**9),
     weights=st.lists(st.integers(min_value=0, max_value=10**8), min_size=1, max_size=20).filter(any),

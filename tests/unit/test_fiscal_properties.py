@@ -23,6 +23,7 @@ from grants.fiscal import (
     compute,
     validate_terms,
 )
+from tests.profiles import examples
 
 D = Decimal
 
@@ -167,7 +168,7 @@ def check_jurisdiction(terms: Terms, participation: Decimal, lines, lma_allocati
         assert lines.provincial_cost == lines.provincial_new_money == 0
 
 
-@settings(max_examples=1500, **SETTINGS)
+@settings(max_examples=examples(1500), **SETTINGS)
 @given(terms=valid_terms(), scenario=scenarios)
 def test_invariants_hold_for_any_valid_offer(terms, scenario):
     """Every invariant of the fiscal model, for the chosen year and every phase-in year."""
@@ -222,7 +223,7 @@ ALLOCATION_SLACK = 3
 DOUBLING_SLACK = {True: ALLOCATION_SLACK, False: ALLOCATION_SLACK + 1}
 
 
-@settings(max_examples=400, **SETTINGS)
+@settings(max_examples=examples(400), **SETTINGS)
 @given(terms=valid_terms(), scenario=scenarios)
 def test_doubling_the_scale_doubles_every_flow(terms, scenario):
     """Twice the scale gives twice every flow line, up to each P/T's allocation rounding."""
@@ -280,7 +281,7 @@ def _mutations(terms: Terms):
     yield "treatments", lambda t, n: replace(t, treatments=(*t.treatments, ("CA", Treatment.PARTICIPATES)))
 
 
-@settings(max_examples=1000, **SETTINGS)
+@settings(max_examples=examples(1000), **SETTINGS)
 @given(terms=valid_terms(), size=st.integers(min_value=1, max_value=10**6), data=st.data())
 def test_invalid_terms_are_refused_naming_the_field(terms, size, data):
     """Breaking a valid offer in any one way makes compute refuse it, naming the broken field."""

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grants.presentation import format_change, format_count, format_money, numbers
+from tests.profiles import examples
 
 LANGUAGES = ["en", "fr"]
 MONEY = st.decimals(min_value=Decimal("-1e15"), max_value=Decimal("1e15"), places=2, allow_nan=False)
@@ -24,7 +25,7 @@ COUNTS = st.integers(min_value=-(10**15), max_value=10**15)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@settings(max_examples=300, derandomize=True)
+@settings(max_examples=examples(300), derandomize=True)
 @given(value_places=st.one_of(
     st.tuples(st.one_of(COUNTS, MONEY.map(abs), ANY_DECIMAL.map(abs)), st.sampled_from([0, 2])),
     st.tuples(MONEY, st.just(2)),  # negative money at its own precision: nothing to cut

@@ -29,7 +29,7 @@ class Command(BaseCommand):
         try:
             report = scale_data.generate(scale=scale, seed=seed, progress=self._progress)
         except ValueError as error:
-            raise CommandError(str(error))
+            raise CommandError(str(error)) from error
         sys.stderr.write("\n")
         self.stdout.write(self.style.SUCCESS(
             f"Added {report.negotiations} negotiations, {report.statements} statements, {report.meetings} meetings, "
