@@ -100,7 +100,7 @@ def probe(port: int, timeout: float = 5) -> tuple[int, float]:
     try:
         connection.request("GET", "/healthz", headers={"Host": "localhost"})
         status = connection.getresponse().status
-    except (socket.timeout, TimeoutError):
+    except TimeoutError:
         status = 0
     except OSError:
         status = -1

@@ -13,8 +13,8 @@ import socket
 import struct
 
 from django.db import InterfaceError, OperationalError
-from django.template.loader import render_to_string
 from django.http import HttpResponse, JsonResponse
+from django.template.loader import render_to_string
 
 logger = logging.getLogger(__name__)
 

@@ -8,8 +8,6 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from negotiations.bounds import has_control_characters
-from negotiations.validators import CONTROL_CHARACTER_MESSAGE, validate_record_date
-
 from negotiations.models import (
     Jurisdiction,
     Meeting,
@@ -21,6 +19,7 @@ from negotiations.models import (
     Stance,
     Statement,
 )
+from negotiations.validators import CONTROL_CHARACTER_MESSAGE
 
 # The key each choice is submitted as.
 _KEYS = {"negotiation": "slug", "jurisdiction": "code", "speaker": "slug", "source": "slug", "meeting": "slug",

@@ -29,7 +29,8 @@ from django.apps import apps
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import models, transaction
 
-from negotiations import bounds, models as m
+from negotiations import bounds
+from negotiations import models as m
 from negotiations.terms import FUNDING_SOURCES, check_terms
 from negotiations.text_repair import repair_text
 

@@ -407,7 +407,8 @@ class Offer(models.Model):
         _("liable for an employer shortfall"), max_length=10, choices=Liability.choices, default=Liability.NONE
     )
     assumptions = bounded_text(
-        _("assumptions"), bounds.ASSUMPTIONS_LENGTH, blank=True, help_text=_("How the sources were read where they leave a term open.")
+        _("assumptions"), bounds.ASSUMPTIONS_LENGTH, blank=True,
+        help_text=_("How the sources were read where they leave a term open."),
     )
     version = models.PositiveIntegerField(_("version"), default=1, editable=False)
     history = HistoricalRecords(m2m_fields=[tabled_by, sources])

@@ -64,7 +64,7 @@ class OffPostgreSQLWithoutSearchIndexes(Operation):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('negotiations', '0005_record_version'),
+        ('negotiations', '0006_record_version_random_start'),
     ]
 
     operations = [OffPostgreSQLWithoutSearchIndexes([

@@ -8,8 +8,8 @@ from django.views.decorators.vary import vary_on_headers
 from negotiations import selectors, timeline
 from negotiations.cached_pages import render_page
 from negotiations.forms import RefuseControlCharacters
-from negotiations.validators import validate_record_date
 from negotiations.models import Jurisdiction
+from negotiations.validators import validate_record_date
 
 PAGE_SIZE = 20
 
