@@ -9,6 +9,7 @@ import logging
 from functools import wraps
 
 from django.core.signals import got_request_exception
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import re_path
 from ninja import NinjaAPI
@@ -54,8 +55,28 @@ def _no_endpoint(request: HttpRequest, *args, **kwargs) -> JsonResponse:
 _no_endpoint.csrf_exempt = True
 
 
+# Answers every operation may give besides its own, as the OpenAPI document says.
+COMMON_RESPONSES = {
+    "414": {"description": "The address is too long (over 4,094 characters): refused by the server in front "
+                           "of the application (nginx, or gunicorn's limit_request_line), not in JSON."},
+    "422": {"description": "A parameter (or the path) is not valid, for instance a control character such as NUL; "
+                           "`detail` names it.",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+}
+
+
 class ReadOnlyAPI(NinjaAPI):
     """A NinjaAPI whose URLs are all read-only and whose unknown paths answer a JSON 404."""
+
+    def get_openapi_schema(self, *args, **kwargs):
+        schema = super().get_openapi_schema(*args, **kwargs)
+        for operations in schema["paths"].values():
+            for operation in operations.values():
+                responses = operation.setdefault("responses", {})
+                for status, response in COMMON_RESPONSES.items():
+                    if status not in responses and int(status) not in responses:
+                        responses[status] = response
+        return schema
 
     @property
     def urls(self):
@@ -97,6 +118,17 @@ def validation_error(request: HttpRequest, error: ValidationError) -> HttpRespon
 @api.exception_handler(Http404)
 def not_found(request: HttpRequest, error: Http404) -> HttpResponse:
     return api.create_response(request, {"detail": str(error) or "Not found."}, status=404)
+
+
+@api.exception_handler(OperationalError)
+@api.exception_handler(InterfaceError)
+def database_unavailable(request: HttpRequest, error: Exception) -> HttpResponse:
+    # As config.database.DatabaseUnavailableMiddleware does for pages.
+    logger.error("Database unavailable for %s: %s", request.path, error)
+    response = api.create_response(request, {"detail": "The database is not answering; try again shortly."},
+                                   status=503)
+    response["Retry-After"] = "30"
+    return response
 
 
 @api.exception_handler(Exception)

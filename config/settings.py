@@ -4,6 +4,7 @@ Production (DEBUG off) refuses to start without SECRET_KEY and turns on every
 transport-security setting that `manage.py check --deploy` asks for.
 """
 
+import datetime
 import os
 from pathlib import Path
 
@@ -52,6 +53,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "simple_history",
+    "axes",
     "negotiations",
     "grants",
 ]
@@ -59,6 +61,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.security.ContentSecurityPolicyMiddleware",
+    "config.input.RefuseControlCharactersMiddleware",
+    "config.database.DatabaseUnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -70,6 +74,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "config.access.ReadAccessMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as axes asks
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -77,8 +82,9 @@ ROOT_URLCONF = "config.urls"
 # Form widgets through the TEMPLATES above (Jinja2 for Django's own widget templates).
 FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 
+# Axes first (refuses a locked-out login before any password is checked; config/login.py), then
 # Django's model backend, with a user's permissions read in one query (config/auth.py).
-AUTHENTICATION_BACKENDS = ["config.auth.ModelBackend"]
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "config.auth.ModelBackend"]
 
 # Django's own form templates, in both engines' languages: Jinja2 renders form widgets (found
 # first), Django's engine what the admin's own widget templates include.
@@ -120,6 +126,13 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A database that accepts connections but never answers: give up rather than hang (config/database.py;
+    # libpq's floor for connect_timeout is 2 s).
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "connect_timeout": int(os.environ.get("DATABASE_CONNECT_TIMEOUT", "2")),
+        "options": f"-c statement_timeout={int(os.environ.get('DATABASE_STATEMENT_TIMEOUT_MS', '10000'))}",
+    })
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A long-lived connection to a local file buys nothing and keeps test
     # databases open; SQLite waits briefly for a lock instead of failing.
@@ -218,14 +231,40 @@ if not DEBUG:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
 
-# Login throttling: this many failures per username and address within the window.
+# Login throttling (django-axes; config/login.py): after LOGIN_FAILURE_LIMIT failures for one username
+# from one client address, that pair is refused for LOGIN_FAILURE_WINDOW_SECONDS. The client address
+# is taken from X-Forwarded-For only through TRUSTED_PROXY_COUNT proxies of our own (nginx: 1).
 LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_FAILURE_WINDOW_SECONDS = int(os.environ.get("LOGIN_FAILURE_WINDOW_SECONDS", "900"))
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = datetime.timedelta(seconds=LOGIN_FAILURE_WINDOW_SECONDS)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_USERNAME_CALLABLE = "config.login.axes_username"
+AXES_CLIENT_IP_CALLABLE = "config.login.client_address"
+AXES_LOCKOUT_CALLABLE = "config.login.locked_out"
+AXES_RESET_ON_SUCCESS = True
+AXES_ENABLE_ACCESS_FAILURE_LOG = False
+AXES_VERBOSE = False
 
+# E-mail (password reset links): printed on the console in development, sent by SMTP in production.
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND") or (
+    "django.core.mail.backends.console.EmailBackend" if DEBUG else "django.core.mail.backends.smtp.EmailBackend"
+)
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "FPT Tracker <tracker@localhost>")
+
+# Every record to standard error, capped, expected refusals (4xx) without a traceback (config/logs.py).
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"cap": {"()": "config.logs.CapValues"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["cap"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
 

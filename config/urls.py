@@ -4,9 +4,9 @@ from django.urls import include, path
 
 from config.api import api
 from config.health import healthz
-from config.login import ThrottledAdminAuthenticationForm, ThrottledAuthenticationForm
+from config.login import AdminLoginForm, LoginForm
 
-admin.site.login_form = ThrottledAdminAuthenticationForm
+admin.site.login_form = AdminLoginForm
 admin.site.site_header = "FPT Negotiations Tracker"
 admin.site.site_title = "FPT Tracker admin"
 
@@ -15,7 +15,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path(
         "accounts/login/",
-        auth_views.LoginView.as_view(authentication_form=ThrottledAuthenticationForm),
+        auth_views.LoginView.as_view(authentication_form=LoginForm),
         name="login",
     ),
     path("accounts/", include("django.contrib.auth.urls")),

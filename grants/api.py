@@ -13,7 +13,7 @@ from ninja import Field, Query, Router, Schema
 from ninja.errors import HttpError
 
 from grants import fiscal
-from grants.selectors import fiscal_effect, offers_with_terms, scenario_from
+from grants.selectors import MAX_PARTICIPATION_PLACES, fiscal_effect, offers_with_terms, scenario_from
 from negotiations import record_cache
 from negotiations.api import Error, Fraction, Money
 from negotiations.models import Offer
@@ -23,7 +23,9 @@ router = Router(tags=["fiscal effect"])
 
 class ScenarioQuery(Schema):
     participation: Decimal = Field(
-        Decimal(1), ge=0, le=1, description="Share of the expected employer money that employers put in (0 to 1)."
+        Decimal(1), ge=0, le=1,
+        description=f"Share of the expected employer money that employers put in (0 to 1), with at most "
+                    f"{MAX_PARTICIPATION_PLACES} decimal places; more is 422.",
     )
     fiscal_year: str | None = Field(
         None, pattern=r"^[0-9]{4}-[0-9]{2}$", examples=["2017-18"],

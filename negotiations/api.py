@@ -119,9 +119,13 @@ class Error(Schema):
 # ---------------------------------------------------------------------------
 # Jurisdictions and negotiations named by a parameter
 
-CodeFilter = Annotated[str | None, Field(None, pattern=CODE_PATTERN, description="A jurisdiction code, such as ON.")]
+CodeFilter = Annotated[
+    str | None,
+    Field(None, pattern=CODE_PATTERN, description="A jurisdiction code, such as ON; a code no jurisdiction has is 422."),
+]
 SlugFilter = Annotated[
-    str | None, Field(None, pattern=SLUG_PATTERN, max_length=150, description="A slug, such as canada-job-grant.")
+    str | None, Field(None, pattern=SLUG_PATTERN, max_length=150,
+                        description="A slug, such as canada-job-grant; a slug nothing has is 422.")
 ]
 
 

@@ -7,6 +7,7 @@ Choices are named by their readable keys (a jurisdiction's code, a slug), so a l
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from negotiations.bounds import has_control_characters
 from negotiations.models import (
     Jurisdiction,
     Meeting,
@@ -18,6 +19,7 @@ from negotiations.models import (
     Stance,
     Statement,
 )
+from negotiations.validators import CONTROL_CHARACTER_MESSAGE
 
 # The key each choice is submitted as.
 _KEYS = {"negotiation": "slug", "jurisdiction": "code", "speaker": "slug", "source": "slug", "meeting": "slug",
@@ -26,6 +28,46 @@ _KEYS = {"negotiation": "slug", "jurisdiction": "code", "speaker": "slug", "sour
 
 def _date_input():
     return forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+
+
+class RefuseControlCharacters:
+    """A form mixin: a posted value holding NUL or another control character (line breaks and tabs
+    aside) is refused next to its field, before any field reads it (a NUL in a lookup makes
+    PostgreSQL raise); the other fields keep what was typed. Put it first among the bases."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._set_aside_control_characters()
+
+    def _set_aside_control_characters(self):
+        if not self.is_bound or hasattr(self, "_refused_keys"):
+            return
+        self._refused_keys = []
+        getlist = getattr(self.data, "getlist", None)
+        for key in list(self.data):
+            values = getlist(key) if getlist else [self.data[key]]
+            if any(isinstance(value, str) and has_control_characters(value) for value in values):
+                self._refused_keys.append(key)
+        if self._refused_keys:
+            data = self.data.copy()
+            for key in self._refused_keys:
+                if getlist:
+                    data.setlist(key, [])
+                else:
+                    del data[key]
+            self.data = data
+
+    def full_clean(self):
+        self._set_aside_control_characters()
+        super().full_clean()
+        if not self.is_bound or not self._refused_keys:
+            return
+        names = {self.add_prefix(name): name for name in self.fields}
+        for key in self._refused_keys:
+            name = names.get(key)
+            if name is not None:
+                self._errors.pop(name, None)  # "required", now that its value is set aside
+                self.add_error(name, forms.ValidationError(CONTROL_CHARACTER_MESSAGE, code="control_characters"))
 
 
 OF_ANOTHER_NEGOTIATION = _("Not one of this negotiation's: it belongs to another negotiation, or does not exist.")
@@ -70,7 +112,7 @@ class _KeyedChoicesMixin:
         return {name: query[name] for name in cls.base_fields if query.get(name)}
 
 
-class StatementForm(_KeyedChoicesMixin, forms.ModelForm):
+class StatementForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm):
     class Meta:
         model = Statement
         fields = ["negotiation", "speaker", "jurisdiction", "date", "date_precision", "language",
@@ -95,7 +137,7 @@ class StatementForm(_KeyedChoicesMixin, forms.ModelForm):
     SCOPED = ("meeting",)  # reloaded by the page when the negotiation changes
 
 
-class PositionForm(_KeyedChoicesMixin, forms.ModelForm):
+class PositionForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm):
     class Meta:
         model = Position
         fields = ["negotiation", "jurisdiction", "as_of", "date_precision", "stance", "summary", "conditions",
@@ -128,7 +170,7 @@ class PositionForm(_KeyedChoicesMixin, forms.ModelForm):
     SCOPED = ("evidence", "triggered_by_offer", "triggered_by_meeting")  # reloaded when the negotiation changes
 
 
-class StatementFilterForm(forms.Form):
+class StatementFilterForm(RefuseControlCharacters, forms.Form):
     """The filters of the statement list; an unknown value is reported and ignored."""
 
     jurisdiction = forms.ModelChoiceField(
@@ -149,7 +191,7 @@ class StatementFilterForm(forms.Form):
         return {name: self.cleaned_data[name] for name in self.fields if self.cleaned_data.get(name)}
 
 
-class SearchForm(forms.Form):
+class SearchForm(RefuseControlCharacters, forms.Form):
     q = forms.CharField(
         label=_("Words to find"), max_length=200, required=False,
         error_messages={"max_length": _("A search can be at most %(limit_value)d characters long.")},

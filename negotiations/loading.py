@@ -29,6 +29,7 @@ from django.apps import apps
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import models, transaction
 
+from negotiations import bounds
 from negotiations import models as m
 from negotiations.terms import FUNDING_SOURCES, check_terms
 from negotiations.text_repair import repair_text
@@ -232,9 +233,12 @@ class _Record:
                 raise self.error(key, "is required (YYYY-MM-DD)")
             return None
         try:
-            return datetime.date.fromisoformat(value)
+            date = datetime.date.fromisoformat(value)
         except (TypeError, ValueError):
             raise self.error(key, f"must be a date written YYYY-MM-DD (got {value!r})") from None
+        if not bounds.date_in_range(date):
+            raise self.error(key, f"must be between {bounds.EARLIEST_DATE} and {bounds.LATEST_DATE} (got {value!r})")
+        return date
 
     def decimal(self, key: str, *, nullable: bool = False) -> Decimal | None:
         """Money and fractions are strings, so no binary rounding sneaks in."""

@@ -12,9 +12,15 @@ from django.contrib.postgres.search import SearchVector
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.functions import Length
+from django.db.models.lookups import LessThanOrEqual
 from django.urls import reverse
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
+
+from negotiations import bounds
+from negotiations.validators import text_length, validate_no_control_characters, validate_record_date
 
 
 class DatePrecision(models.TextChoices):
@@ -83,6 +89,19 @@ def search_index(*, name: str, fields: tuple[str, ...]) -> GinIndex:
     return GinIndex(expression, name=name)
 
 
+def bounded_text(verbose_name, limit: int, **options) -> models.TextField:
+    """Free text of at most `limit` characters: the form says so, the model validates it and the
+    database refuses longer (length_constraint)."""
+    return models.TextField(verbose_name, max_length=limit, validators=[text_length(limit)], **options)
+
+
+def length_constraint(model_name: str, field: str, limit: int) -> models.CheckConstraint:
+    return models.CheckConstraint(
+        condition=LessThanOrEqual(Length(field), limit), name=f"{model_name}_{field}_length",
+        violation_error_message=format_lazy(_("At most {limit} characters, please."), limit=limit),
+    )
+
+
 def dated_precision_field():
     return models.CharField(
         _("date precision"), max_length=12, choices=DatePrecision.choices, default=DatePrecision.DAY
@@ -101,7 +120,7 @@ class Jurisdiction(models.Model):
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
     order = models.PositiveSmallIntegerField(_("display order"), default=0)
     population = models.PositiveBigIntegerField(_("population"))
-    population_date = models.DateField(_("population as of"))
+    population_date = models.DateField(_("population as of"), validators=[validate_record_date])
     population_source = models.CharField(_("population source"), max_length=300)
     population_confidence = models.CharField(
         _("population confidence"), max_length=6, choices=Confidence.choices, default=Confidence.HIGH
@@ -128,12 +147,13 @@ class Jurisdiction(models.Model):
 class Person(models.Model):
     name = models.CharField(_("name"), max_length=150)
     slug = models.SlugField(_("slug"), max_length=150, unique=True)
-    notes = models.TextField(_("notes"), blank=True)
+    notes = bounded_text(_("notes"), bounds.NOTES_LENGTH, blank=True)
     history = HistoricalRecords()
 
     class Meta:
         ordering = ["name"]
         verbose_name_plural = _("people")
+        constraints = [length_constraint("person", "notes", bounds.NOTES_LENGTH)]
 
     def __str__(self):
         return self.name
@@ -150,9 +170,9 @@ class Role(models.Model):
         verbose_name=_("jurisdiction"),
     )
     organization = models.CharField(_("organisation"), max_length=200, blank=True)
-    start = models.DateField(_("from"), null=True, blank=True)
+    start = models.DateField(_("from"), null=True, blank=True, validators=[validate_record_date])
     start_precision = dated_precision_field()
-    end = models.DateField(_("to"), null=True, blank=True)
+    end = models.DateField(_("to"), null=True, blank=True, validators=[validate_record_date])
     end_precision = dated_precision_field()
     history = HistoricalRecords()
 
@@ -179,13 +199,14 @@ class Role(models.Model):
 class Negotiation(models.Model):
     slug = models.SlugField(_("slug"), max_length=100, unique=True)
     title = models.CharField(_("title"), max_length=200)
-    summary = models.TextField(_("summary"), blank=True)
-    started_on = models.DateField(_("started on"), null=True, blank=True)
+    summary = bounded_text(_("summary"), bounds.SUMMARY_LENGTH, blank=True)
+    started_on = models.DateField(_("started on"), null=True, blank=True, validators=[validate_record_date])
     started_precision = dated_precision_field()
     history = HistoricalRecords()
 
     class Meta:
         ordering = ["-started_on", "title"]
+        constraints = [length_constraint("negotiation", "summary", bounds.SUMMARY_LENGTH)]
 
     def __str__(self):
         return self.title
@@ -206,15 +227,21 @@ class Source(models.Model):
     outlet = models.CharField(_("outlet"), max_length=150)
     title = models.CharField(_("title"), max_length=300)
     author = models.CharField(_("author"), max_length=150, blank=True)
-    published_on = models.DateField(_("published on"))
+    published_on = models.DateField(_("published on"), validators=[validate_record_date])
     date_precision = dated_precision_field()
     url = models.URLField(_("address"), max_length=500, blank=True)
-    summary = models.TextField(_("summary"), blank=True)
-    text = models.TextField(_("text"), blank=True, help_text=_("The full text, when imported."))
+    summary = bounded_text(_("summary"), bounds.SUMMARY_LENGTH, blank=True)
+    text = bounded_text(
+        _("text"), bounds.ARTICLE_TEXT_LENGTH, blank=True, help_text=_("The full text, when imported.")
+    )
     history = HistoricalRecords()
 
     class Meta:
         ordering = ["-published_on", "outlet"]
+        constraints = [
+            length_constraint("source", "summary", bounds.SUMMARY_LENGTH),
+            length_constraint("source", "text", bounds.ARTICLE_TEXT_LENGTH),
+        ]
 
     def __str__(self):
         return f"{self.outlet}: {self.title} ({self.published_on:%Y-%m-%d})"
@@ -239,7 +266,7 @@ class Meeting(models.Model):
     )
     slug = models.SlugField(_("slug"), max_length=150, unique=True)
     title = models.CharField(_("title"), max_length=250)
-    date = models.DateField(_("date"))
+    date = models.DateField(_("date"), validators=[validate_record_date])
     date_precision = dated_precision_field()
     kind = models.CharField(_("kind"), max_length=24, choices=Kind.choices)
     location = models.CharField(_("place"), max_length=150, blank=True)
@@ -249,7 +276,7 @@ class Meeting(models.Model):
     jurisdictions = models.ManyToManyField(
         Jurisdiction, blank=True, related_name="meetings", verbose_name=_("jurisdictions present")
     )
-    outcome = models.TextField(_("outcome"), blank=True)
+    outcome = bounded_text(_("outcome"), bounds.OUTCOME_LENGTH, blank=True)
     sources = models.ManyToManyField(Source, blank=True, related_name="meetings", verbose_name=_("sources"))
     history = HistoricalRecords(m2m_fields=[participants, jurisdictions, sources])
 
@@ -260,6 +287,7 @@ class Meeting(models.Model):
             models.Index(fields=["-date", "title"], name="meeting_newest_first"),
             search_index(name="meeting_search", fields=("title", "outcome", "location")),
         ]
+        constraints = [length_constraint("meeting", "outcome", bounds.OUTCOME_LENGTH)]
 
     def __str__(self):
         return f"{self.title} ({self.date:%Y-%m-%d})"
@@ -278,14 +306,14 @@ class Statement(models.Model):
         verbose_name=_("on behalf of"),
         help_text=_("The government the speaker spoke for; empty for stakeholders."),
     )
-    date = models.DateField(_("date"))
+    date = models.DateField(_("date"), validators=[validate_record_date])
     date_precision = dated_precision_field()
     language = models.CharField(_("language of the quote"), max_length=2, choices=Language.choices, default="en")
     original_language = models.CharField(
         _("language spoken"), max_length=2, choices=Language.choices, blank=True,
         help_text=_("Set when the quote is a translation."),
     )
-    quote = models.TextField(_("quote"))
+    quote = bounded_text(_("quote"), bounds.QUOTE_LENGTH)
     context = models.CharField(_("context"), max_length=300, blank=True)
     source = models.ForeignKey(Source, on_delete=models.PROTECT, related_name="statements", verbose_name=_("source"))
     meeting = models.ForeignKey(
@@ -297,7 +325,9 @@ class Statement(models.Model):
         help_text=_("A stable key for imported statements, so a re-import finds them."),
     )
     retracted = models.BooleanField(_("retracted"), default=False)
-    retraction_note = models.CharField(_("why retracted"), max_length=300, blank=True)
+    retraction_note = models.CharField(
+        _("why retracted"), max_length=300, blank=True, validators=[validate_no_control_characters]
+    )
     history = HistoricalRecords()
 
     class Meta:
@@ -311,6 +341,7 @@ class Statement(models.Model):
         ]
         constraints = [
             models.CheckConstraint(condition=~Q(quote=""), name="statement_quote_not_empty"),
+            length_constraint("statement", "quote", bounds.QUOTE_LENGTH),
         ]
 
     def __str__(self):
@@ -342,7 +373,7 @@ class Offer(models.Model):
     slug = models.SlugField(_("slug"), max_length=150, unique=True)
     title = models.CharField(_("title"), max_length=250)
     tabled_by = models.ManyToManyField(Jurisdiction, related_name="offers_tabled", verbose_name=_("tabled by"))
-    tabled_on = models.DateField(_("tabled on"))
+    tabled_on = models.DateField(_("tabled on"), validators=[validate_record_date])
     date_precision = dated_precision_field()
     responds_to = models.ForeignKey(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="responses",
@@ -353,7 +384,7 @@ class Offer(models.Model):
         verbose_name=_("tabled at"),
     )
     status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.TABLED)
-    summary = models.TextField(_("summary"), blank=True)
+    summary = bounded_text(_("summary"), bounds.SUMMARY_LENGTH, blank=True)
     sources = models.ManyToManyField(Source, blank=True, related_name="offers", verbose_name=_("sources"))
 
     # Terms (FISCAL_MODEL): per-trainee split, scale, employer minimum, liability.
@@ -375,8 +406,9 @@ class Offer(models.Model):
     shortfall_liability = models.CharField(
         _("liable for an employer shortfall"), max_length=10, choices=Liability.choices, default=Liability.NONE
     )
-    assumptions = models.TextField(
-        _("assumptions"), blank=True, help_text=_("How the sources were read where they leave a term open.")
+    assumptions = bounded_text(
+        _("assumptions"), bounds.ASSUMPTIONS_LENGTH, blank=True,
+        help_text=_("How the sources were read where they leave a term open."),
     )
     version = models.PositiveIntegerField(_("version"), default=1, editable=False)
     history = HistoricalRecords(m2m_fields=[tabled_by, sources])
@@ -405,6 +437,8 @@ class Offer(models.Model):
                 violation_error_message=_("The employer minimum share is a fraction between 0 and 1."),
             ),
             models.CheckConstraint(condition=~Q(responds_to=F("pk")), name="offer_not_answering_itself"),
+            length_constraint("offer", "summary", bounds.SUMMARY_LENGTH),
+            length_constraint("offer", "assumptions", bounds.ASSUMPTIONS_LENGTH),
         ]
 
     def __str__(self):
@@ -490,11 +524,11 @@ class Position(models.Model):
     jurisdiction = models.ForeignKey(
         Jurisdiction, on_delete=models.PROTECT, related_name="positions", verbose_name=_("jurisdiction")
     )
-    as_of = models.DateField(_("as of"))
+    as_of = models.DateField(_("as of"), validators=[validate_record_date])
     date_precision = dated_precision_field()
     stance = models.CharField(_("stance"), max_length=12, choices=Stance.choices)
-    summary = models.TextField(_("summary"))
-    conditions = models.TextField(_("stated conditions"), blank=True)
+    summary = bounded_text(_("summary"), bounds.SUMMARY_LENGTH)
+    conditions = bounded_text(_("stated conditions"), bounds.CONDITIONS_LENGTH, blank=True)
     evidence = models.ManyToManyField(Statement, blank=True, related_name="positions", verbose_name=_("evidence"))
     sources = models.ManyToManyField(Source, blank=True, related_name="positions", verbose_name=_("sources"))
     triggered_by_offer = models.ForeignKey(
@@ -520,6 +554,8 @@ class Position(models.Model):
                 fields=["negotiation", "jurisdiction", "as_of"], name="position_once_per_day",
                 violation_error_message=_("This jurisdiction already has a position on this negotiation on that date."),
             ),
+            length_constraint("position", "summary", bounds.SUMMARY_LENGTH),
+            length_constraint("position", "conditions", bounds.CONDITIONS_LENGTH),
         ]
 
     def __str__(self):

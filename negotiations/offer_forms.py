@@ -24,7 +24,8 @@ from django.forms.utils import ErrorList
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from negotiations.forms import scope_to_negotiation
+from negotiations import bounds
+from negotiations.forms import RefuseControlCharacters, scope_to_negotiation
 from negotiations.models import (
     DatePrecision,
     GovernmentPayer,
@@ -39,6 +40,7 @@ from negotiations.models import (
 )
 from negotiations.offer_selectors import OfferLinks
 from negotiations.terms import FUNDING_SOURCES, OfferTerms
+from negotiations.validators import validate_record_date
 
 # The programs each government can draw on (Ottawa cannot spend a P/T's own revenue, nor a P/T new federal money).
 PAYER_PROGRAMS = {
@@ -73,7 +75,7 @@ def _date_input():
     return forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
 
-class OfferTermsForm(forms.Form):
+class OfferTermsForm(RefuseControlCharacters, forms.Form):
     """The terms of an offer, and the offer it answers (to show the difference)."""
 
     responds_to = forms.ModelChoiceField(
@@ -106,7 +108,8 @@ class OfferTermsForm(forms.Form):
         label=_("Liable for an employer shortfall"), choices=Liability.choices, initial=Liability.NONE,
     )
     assumptions = forms.CharField(
-        label=_("Assumptions"), required=False, widget=forms.Textarea(attrs={"rows": 3}),
+        label=_("Assumptions"), required=False, max_length=bounds.ASSUMPTIONS_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 3}),
         help_text=_("How the sources were read where they leave a term open."),
     )
 
@@ -371,7 +374,7 @@ class OfferForm(OfferTermsForm):
         widget=forms.CheckboxSelectMultiple,
         error_messages={"required": _("Name at least one government that tabled the offer.")},
     )
-    tabled_on = forms.DateField(label=_("Tabled on"), widget=_date_input())
+    tabled_on = forms.DateField(label=_("Tabled on"), widget=_date_input(), validators=[validate_record_date])
     date_precision = forms.ChoiceField(
         label=_("Date precision"), choices=DatePrecision.choices, initial=DatePrecision.DAY,
     )
@@ -380,7 +383,9 @@ class OfferForm(OfferTermsForm):
         Meeting.objects.only("pk", "slug", "title", "date"), to_field_name="slug", required=False,
         label=_("Tabled at"), empty_label=_("no particular meeting"),
     )
-    summary = forms.CharField(label=_("Summary"), required=False, widget=forms.Textarea(attrs={"rows": 3}))
+    summary = forms.CharField(
+        label=_("Summary"), required=False, max_length=bounds.SUMMARY_LENGTH, widget=forms.Textarea(attrs={"rows": 3})
+    )
     sources = forms.ModelMultipleChoiceField(
         Source.objects.only("pk", "slug", "outlet", "title", "published_on"), to_field_name="slug",
         required=False, label=_("Sources"), widget=forms.SelectMultiple(attrs={"size": 5}),
@@ -505,7 +510,7 @@ class OfferForm(OfferTermsForm):
         return initial
 
 
-class OfferFilterForm(forms.Form):
+class OfferFilterForm(RefuseControlCharacters, forms.Form):
     """The filters of the offer list; an unknown value is ignored."""
 
     negotiation = forms.ModelChoiceField(

@@ -15,6 +15,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from negotiations import bounds
 from negotiations.models import Jurisdiction, Meeting, Negotiation, Offer, Position, Stance, Statement
 
 # Short labels for the matrix cells; the full stance is in each cell's title and aria-label.
@@ -40,17 +41,16 @@ def parse_month(text: str) -> datetime.date:
     if not match:
         raise ValueError(f"{text!r} is not a month written YYYY-MM")
     year, month = int(match[1]), int(match[2])
-    if year < 1 or not 1 <= month <= 12:
+    if not 1 <= month <= 12:
         raise ValueError(f"{text!r} is not a month written YYYY-MM")
-    return datetime.date(year, month, 1)
+    first_day = datetime.date(year, month, 1) if year >= 1 else None
+    if first_day is None or not bounds.date_in_range(first_day):
+        raise ValueError(f"{text!r} is outside {bounds.EARLIEST_DATE} to {bounds.LATEST_DATE}")
+    return first_day
 
 
 def month_end(month: datetime.date) -> datetime.date:
     return month.replace(day=calendar.monthrange(month.year, month.month)[1])
-
-
-def _next_month(month: datetime.date) -> datetime.date:
-    return datetime.date(month.year + month.month // 12, month.month % 12 + 1, 1)
 
 
 @dataclass(frozen=True)
@@ -90,17 +90,22 @@ class StanceMatrix:
     negotiation: Negotiation
     months: list[datetime.date]
     rows: list[StanceRow]
+    # Set when the record spans more than bounds.MAX_SPAN_MONTHS (or has dates outside the bounds):
+    # the first and last days of the whole span; the matrix shows its densest part.
+    whole_span: tuple[datetime.date, datetime.date] | None = None
 
 
 def stance_matrix(*, negotiation: Negotiation) -> StanceMatrix:
     """Rows: the federal government, then the provinces and territories in order. Columns: every
-    month from the negotiation's first dated meeting, statement, offer or position to its last.
-    Three queries."""
-    months = _months(negotiation)
+    month from the negotiation's first dated meeting, statement, offer or position to its last,
+    at most bounds.MAX_SPAN_MONTHS of them (the span holding the most of its dates), and none outside
+    the bounds of dates, whatever the database holds. Three queries."""
     jurisdictions = sorted(Jurisdiction.objects.all(), key=lambda j: (not j.is_federal, j.order, j.code))
     by_jurisdiction: dict[int, list[Position]] = {}
-    for position in Position.objects.filter(negotiation=negotiation).order_by("as_of", "pk"):
+    all_positions = list(Position.objects.filter(negotiation=negotiation).order_by("as_of", "pk"))
+    for position in all_positions:
         by_jurisdiction.setdefault(position.jurisdiction_id, []).append(position)
+    months, whole_span = _months(negotiation, [position.as_of for position in all_positions])
 
     month_names = {month: (month.strftime("%Y-%m"), date_format(month, "F Y")) for month in months}
     stance_names = {stance: stance.label for stance in Stance}
@@ -128,12 +133,19 @@ def stance_matrix(*, negotiation: Negotiation) -> StanceMatrix:
             cells.append(StanceCell(jurisdiction=jurisdiction, month=month, position=in_force, recorded=recorded,
                                     url=url_prefix + month_key, description=description))
         rows.append(StanceRow(jurisdiction=jurisdiction, cells=cells))
-    return StanceMatrix(negotiation=negotiation, months=months, rows=rows)
+    return StanceMatrix(negotiation=negotiation, months=months, rows=rows, whole_span=whole_span)
 
 
-def _months(negotiation: Negotiation) -> list[datetime.date]:
-    """First days of the months the negotiation's dated record spans (one query)."""
-    bounds = {}
+def _months(
+    negotiation: Negotiation, position_dates: list[datetime.date]
+) -> tuple[list[datetime.date], tuple[datetime.date, datetime.date] | None]:
+    """First days of the months the matrix shows (one query), and the whole span when it shows less.
+
+    The negotiation's dated record within the bounds of dates, cut to its densest
+    bounds.MAX_SPAN_MONTHS months: a row dated 9999-12-31 or 0001-01-01 (written by hand in SQL:
+    the forms, the admin and the loader refuse it) cannot stretch it.
+    """
+    ends = {}
     for name, model, field in (
         ("meeting", Meeting, "date"),
         ("statement", Statement, "date"),
@@ -141,19 +153,28 @@ def _months(negotiation: Negotiation) -> list[datetime.date]:
         ("position", Position, "as_of"),
     ):
         dated = model.objects.filter(negotiation=OuterRef("pk")).values(field)
-        bounds[f"{name}_first"] = Subquery(dated.order_by(field)[:1])
-        bounds[f"{name}_last"] = Subquery(dated.order_by(f"-{field}")[:1])
-    row = Negotiation.objects.filter(pk=negotiation.pk).annotate(**bounds).values(*bounds).get()
+        ends[f"{name}_first"] = Subquery(dated.order_by(field)[:1])
+        ends[f"{name}_last"] = Subquery(dated.order_by(f"-{field}")[:1])
+    row = Negotiation.objects.filter(pk=negotiation.pk).annotate(**ends).values(*ends).get()
     firsts = [value for key, value in row.items() if key.endswith("_first") and value]
     lasts = [value for key, value in row.items() if key.endswith("_last") and value]
     if not firsts:
-        return []
-    month, last = min(firsts).replace(day=1), max(lasts).replace(day=1)
-    months = []
-    while month <= last:
-        months.append(month)
-        month = _next_month(month)
-    return months
+        return [], None
+    whole = (min(firsts), max(lasts))
+    first = min(max(whole[0], bounds.EARLIEST_DATE), bounds.LATEST_DATE)
+    last = max(min(whole[1], bounds.LATEST_DATE), bounds.EARLIEST_DATE)
+    # The positions, and the first and last date of each kind: the window holding the most of them,
+    # then only as far as those in it go.
+    known = [day for day in (*row.values(), *position_dates) if day and bounds.date_in_range(day)]
+    start, end = bounds.densest_window(known, first, last)
+    inside = [day for day in known if start <= day.replace(day=1) <= end]
+    if not inside:  # every date is outside the bounds: nothing to draw
+        return [], whole
+    month, last = min(inside).replace(day=1), max(inside).replace(day=1)
+    count = bounds.months_between(month, last)
+    months = [bounds.add_months(month, index) for index in range(count)]
+    shows_all = months[0] <= whole[0] and month_end(months[-1]) >= whole[1]
+    return months, None if shows_all else whole
 
 
 @dataclass(frozen=True)

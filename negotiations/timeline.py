@@ -189,7 +189,7 @@ def _position_event(position: Position) -> TimelineEvent:
         },
         url=reverse(
             "negotiations:stance_cell",
-            args=[position.negotiation.slug, position.jurisdiction.code, f"{position.as_of:%Y-%m}"],
+            args=[position.negotiation.slug, position.jurisdiction.code, position.as_of.isoformat()[:7]],
         ),
         object=position,
         stance_changed=previous is not None and previous != position.stance,

@@ -4,8 +4,9 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.http import Http404
+from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -168,11 +169,14 @@ def statement_retract(request, pk):
         messages.error(request, " ".join(error.messages))
     else:
         messages.success(request, _("The statement is marked as retracted; it stays in the record."))
+    # A redirect, never an error: the retraction is already saved. `next` is an address (redirect()
+    # would read "statements" as a view's name and fail); anything else goes to the statement list.
     back = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()},
-                                           require_https=request.is_secure()):
-        back = statement.speaker.get_absolute_url()
-    return redirect(back)
+    if not back.startswith("/") or not url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        back = reverse("negotiations:statement_list")
+    return HttpResponseRedirect(back)
 
 
 @require_safe

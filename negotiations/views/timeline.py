@@ -7,12 +7,14 @@ from django.views.decorators.vary import vary_on_headers
 
 from negotiations import selectors, timeline
 from negotiations.cached_pages import render_page
+from negotiations.forms import RefuseControlCharacters
 from negotiations.models import Jurisdiction
+from negotiations.validators import validate_record_date
 
 PAGE_SIZE = 20
 
 
-class TimelineFilterForm(forms.Form):
+class TimelineFilterForm(RefuseControlCharacters, forms.Form):
     negotiation = forms.ChoiceField(label=_("Negotiation"), required=False)
     kind = forms.ChoiceField(
         label=_("Kind"),
@@ -27,10 +29,12 @@ class TimelineFilterForm(forms.Form):
     )
     person = forms.ChoiceField(label=_("Person"), required=False)
     date_from = forms.DateField(
-        label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+        label=_("From"), required=False, validators=[validate_record_date],
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
     date_to = forms.DateField(
-        label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+        label=_("To"), required=False, validators=[validate_record_date],
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
     offset = forms.IntegerField(min_value=0, max_value=1_000_000, required=False, widget=forms.HiddenInput)
 

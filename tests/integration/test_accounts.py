@@ -45,36 +45,7 @@ def test_login_and_logout(client):
     assert not client.get(reverse("negotiations:home")).context["user"].is_authenticated
 
 
-def test_login_is_throttled_after_repeated_failures(client, settings):
-    settings.LOGIN_FAILURE_LIMIT = 3
-    UserFactory(username="ben")
-    for _ in range(3):
-        response = client.post(reverse("login"), {"username": "ben", "password": "wrong"})
-        assert "Please enter a correct username and password" in response.content.decode()
-    # Even the right password is refused while locked.
-    response = client.post(reverse("login"), {"username": "ben", "password": "correct horse battery staple"})
-    assert response.status_code == 200
-    assert "Too many failed attempts" in response.content.decode()
-    assert not response.context["user"].is_authenticated
-
-
-def test_failures_are_counted_in_the_cache_all_workers_share(client, settings):
-    """Each gunicorn worker has its own memory; the count lives in the shared (database) cache."""
-    assert settings.CACHES["shared"]["BACKEND"].endswith("DatabaseCache")
-    client.post(reverse("login"), {"username": "dan", "password": "wrong"})
-    assert caches["shared"].get("login-failures:127.0.0.1:dan") == 1
-    assert cache.get("login-failures:127.0.0.1:dan") is None
-
-
-def test_admin_login_is_throttled_too(client, settings):
-    settings.LOGIN_FAILURE_LIMIT = 2
-    UserFactory(username="root", is_staff=True, is_superuser=True)
-    for _ in range(2):
-        client.post(reverse("admin:login"), {"username": "root", "password": "nope"})
-    response = client.post(
-        reverse("admin:login"), {"username": "root", "password": "correct horse battery staple"}
-    )
-    assert "Too many failed attempts" in response.content.decode()
+# Login throttling: tests/integration/test_login_throttling.py
 
 
 def test_password_change(client):

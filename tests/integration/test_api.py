@@ -7,6 +7,7 @@ from decimal import Decimal
 from unittest import mock
 
 import pytest
+from django.contrib.auth.models import Group
 from django.contrib.staticfiles import finders
 from django.core.management import call_command, get_commands
 from django.db import connection
@@ -526,7 +527,12 @@ def test_reads_need_a_login_when_the_site_says_so(client, canada, settings, user
     response = client.get("/api/jurisdictions")
     assert response.status_code == 401 and response.json() == {"detail": "Authentication required."}
 
-    client.force_login(user_factory())
+    client.force_login(user_factory(username="no-group"))
+    assert client.get("/api/jurisdictions").status_code == 403  # an account is not a permission to read
+
+    viewer = user_factory(username="viewer")
+    viewer.groups.add(Group.objects.get(name="Viewer"))
+    client.force_login(viewer)
     assert client.get("/api/jurisdictions").status_code == 200
 
 

@@ -1,0 +1,45 @@
+"""Refuse control characters (NUL and the like) in a request's address before any view reads it.
+
+A NUL reaches PostgreSQL as part of a lookup (a slug, a code) and makes it raise, which was a 500 in
+16 places; no address of this site has a control character in it. The path and the query string
+are checked here (a 400, or the API's 422 naming the parameter); posted form fields are checked by
+the forms (negotiations.forms.RefuseControlCharacters), which show the error next to the field
+without losing the rest of what was typed.
+"""
+
+from urllib.parse import parse_qsl
+
+from django.core.exceptions import BadRequest
+from django.http import JsonResponse
+
+from negotiations.bounds import has_control_characters
+
+
+def refused_parameter(query_string: str) -> str | None:
+    """The name of the first query parameter holding a control character ('' for one in a name)."""
+    for name, value in parse_qsl(query_string, keep_blank_values=True):
+        if has_control_characters(name, allow_line_breaks=False):
+            return ""
+        if has_control_characters(value):
+            return name
+    return None
+
+
+class RefuseControlCharactersMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        query_string = request.META.get("QUERY_STRING", "")
+        if has_control_characters(request.path, allow_line_breaks=False):
+            parameter, where = None, "address"
+        else:
+            parameter = refused_parameter(query_string) if query_string else None
+            where = "query" if parameter is not None else None
+        if where is None:
+            return self.get_response(request)
+        if request.path.startswith("/api/"):
+            name = parameter or "path"
+            return JsonResponse({"detail": f"{name}: must not contain control characters (such as NUL)."},
+                                status=422)
+        raise BadRequest("Control characters in the request's " + where)

@@ -1,0 +1,197 @@
+"""Issue 13.5, 13.6, 13.8, 13.9, 13.11: hostile input gets a 400 or a form error, never a 500."""
+
+import io
+import logging
+
+import pytest
+from django.contrib.auth.models import Group
+from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
+
+from config.logs import MAX_MESSAGE
+from negotiations.models import Statement
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+REFUSED = "Remove the control characters"
+
+
+@pytest.fixture
+def cjg():
+    call_command("load_cjg", stdout=io.StringIO())
+
+
+@pytest.fixture
+def editor(client):
+    user = UserFactory(username="hostile-editor", is_staff=True, is_superuser=True)
+    client.force_login(user)
+    return user
+
+
+# --- 13.5 NUL and control characters: the 16 places of the probe, and a few more ---------------------
+
+ADDRESSES = [
+    "/jurisdictions/%00/",
+    "/jurisdictions/ON%01/",
+    "/negotiations/canada-job-grant/stances/%00/2013-11",
+    "/negotiations/canada-job-grant/stances/ON/2013-11%00",
+    "/statements/new?negotiation=%00",
+    "/positions/new?negotiation=%00",
+    "/offers/new?negotiation=%00",
+    "/offers/budget-2013/edit?negotiation=%00",
+    "/statements/?negotiation=%00",
+    "/offers/?negotiation=ab%00c",
+    "/jurisdictions/ON/?person=%1b",
+    "/search/?q=%00",
+    "/admin/autocomplete/?term=%00&app_label=negotiations&model_name=role&field_name=person",
+    "/admin/negotiations/role/?jurisdiction__id__exact=%00",
+    "/admin/negotiations/person/?q=%00",
+]
+
+
+@pytest.mark.parametrize("address", ADDRESSES)
+def test_a_control_character_in_the_address_is_a_400(client, address):
+    assert client.get(address).status_code == 400
+
+
+def test_the_api_names_the_parameter_with_a_422(client, cjg):
+    response = client.get("/api/statements?negotiation=%00")
+    assert response.status_code == 422
+    assert response.json()["detail"].startswith("negotiation:")
+
+
+def statement_post(**changes):
+    statement = Statement.objects.select_related("negotiation", "speaker", "source").first()
+    return {"negotiation": statement.negotiation.slug, "speaker": statement.speaker.slug,
+            "jurisdiction": "ON", "date": "2013-11-30", "date_precision": "day", "language": "en",
+            "quote": "Kept as typed.", "source": statement.source.slug, **changes}
+
+
+@pytest.mark.parametrize(("url", "data"), [
+    ("negotiations:statement_new", lambda: statement_post(negotiation="canada-job-grant\x00")),
+    ("negotiations:position_new", lambda: {"negotiation": "\x00", "jurisdiction": "ON", "as_of": "2013-11-30",
+                                          "date_precision": "day", "stance": "opposes", "summary": "Kept as typed."}),
+    ("negotiations:offer_new", lambda: {"negotiation": "\x00", "title": "Kept as typed.", "tabled_on": "2013-11-30"}),
+])
+def test_a_control_character_in_a_form_is_an_error_next_to_it(client, cjg, editor, url, data):
+    before = Statement.objects.count()
+    response = client.post(reverse(url), data())
+    assert response.status_code == 200
+    form = response.context["form"]
+    assert REFUSED in str(form.errors["negotiation"])
+    assert "Kept as typed." in response.content.decode()  # nothing else typed is lost
+    assert Statement.objects.count() == before
+
+
+def test_a_control_character_in_a_text_is_an_error_next_to_it(client, cjg, editor):
+    response = client.post(reverse("negotiations:statement_new"), statement_post(quote="Bell\x07 and NUL\x00"))
+    assert REFUSED in str(response.context["form"].errors["quote"])
+
+
+def test_a_login_username_with_control_characters_is_a_form_error(client, cjg):
+    for username in ("ana\x00", "\x01ana"):
+        response = client.post(reverse("login"), {"username": username, "password": "x"})
+        assert response.status_code == 200
+        assert REFUSED in str(response.context["form"].errors["username"])
+    response = client.post(reverse("admin:login"), {"username": "root\x00", "password": "x"})
+    assert response.status_code == 200
+
+
+def test_a_retraction_note_with_nul_is_refused_and_nothing_is_written(client, cjg, editor):
+    statement = Statement.objects.first()
+    response = client.post(reverse("negotiations:statement_retract", args=[statement.pk]),
+                           {"note": "wrong\x00", "next": "/statements/"}, follow=True)
+    assert response.status_code == 200
+    assert "Remove the control characters" in response.content.decode()
+    statement.refresh_from_db()
+    assert not statement.retracted
+
+
+# --- 13.6 A retraction's next --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("given", "expected"), [
+    ("statements", "/statements/"),
+    ("", "/statements/"),
+    ("https://evil.example/", "/statements/"),
+    ("//evil.example/", "/statements/"),
+    ("/jurisdictions/ON/", "/jurisdictions/ON/"),
+])
+def test_a_retraction_redirects_to_next_or_the_statement_list(client, cjg, editor, given, expected):
+    statement = Statement.objects.filter(retracted=False).first()
+    response = client.post(reverse("negotiations:statement_retract", args=[statement.pk]),
+                           {"note": "Misattributed.", "next": given})
+    assert response.status_code == 302 and response["Location"] == expected
+    statement.refresh_from_db()
+    assert statement.retracted
+
+
+# --- 13.8 Logs ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def log_output():
+    """What the configured console handler writes."""
+    handler = next(h for h in logging.getLogger().handlers
+                   if any(type(f).__name__ == "CapValues" for f in h.filters))
+    stream = io.StringIO()
+    previous = handler.setStream(stream)
+    yield stream
+    handler.setStream(previous)
+
+
+def test_a_refusal_is_one_line_without_a_traceback(client, cjg, log_output):
+    client.force_login(UserFactory(username="reader"))
+    assert client.get(reverse("negotiations:statement_new")).status_code == 403
+    assert client.get("/jurisdictions/%00/").status_code == 400
+    lines = log_output.getvalue().splitlines()
+    assert any("Forbidden" in line for line in lines)
+    assert "Traceback" not in log_output.getvalue()
+    assert len(lines) == 2
+
+
+def test_a_huge_value_makes_a_capped_line(log_output):
+    logging.getLogger("anything").warning("Login failure by %s", "x" * 1_000_000)
+    line = log_output.getvalue()
+    assert MAX_MESSAGE < len(line) < MAX_MESSAGE + 100
+    assert "more characters" in line
+
+
+# --- 13.9 READ_REQUIRES_LOGIN needs a view permission -------------------------------------------
+
+
+def test_an_account_without_a_group_may_not_read_when_reads_require_a_login(client, cjg, settings):
+    settings.READ_REQUIRES_LOGIN = True
+    client.force_login(UserFactory(username="nobody"))
+    for address in ("/", "/statements/", "/offers/budget-2013/fiscal.csv", "/offers/budget-2013/fiscal/"):
+        assert client.get(address).status_code == 403, address
+    response = client.get("/api/offers")
+    assert response.status_code == 403 and "may not read" in response.json()["detail"]
+
+    viewer = UserFactory(username="viewer")
+    viewer.groups.add(Group.objects.get(name="Viewer"))
+    reader = Client()
+    reader.force_login(viewer)
+    for address in ("/", "/statements/", "/offers/budget-2013/fiscal.csv", "/api/offers"):
+        assert reader.get(address).status_code == 200, address
+
+
+# --- 13.11 What the OpenAPI document says is what the API answers -------------------------------
+
+
+def test_the_openapi_document_describes_422_414_and_the_decimal_places(client, cjg):
+    document = client.get("/api/openapi.json").json()
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            assert {"414", "422"} <= set(map(str, operation["responses"])), (path, method)
+    fiscal = document["paths"]["/api/offers/{slug}/fiscal-effect"]["get"]
+    participation = next(p for p in fiscal["parameters"] if p["name"] == "participation")
+    assert "at most 10 decimal places" in participation["description"]
+    response = client.get("/api/offers/budget-2013/fiscal-effect?participation=0.12345678901")
+    assert response.status_code == 422 and "decimal places" in response.json()["detail"]
+    offers = document["paths"]["/api/offers"]["get"]
+    tabled_by = next(p for p in offers["parameters"] if p["name"] == "tabled_by")
+    assert "422" in tabled_by["description"]
+    assert client.get("/api/offers?tabled_by=ZZ").status_code == 422
+    assert client.get("/api/offers/budget%00/").status_code == 422
