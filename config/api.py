@@ -59,7 +59,7 @@ _no_endpoint.csrf_exempt = True
 COMMON_RESPONSES = {
     "414": {"description": "The address is too long (over 4,094 characters): refused by the server in front "
                            "of the application (nginx, or gunicorn's limit_request_line), not in JSON."},
-    "422": {"description": "A parameter (or the path) is not valid, for instance a control character such as NUL; "
+    "422": {"description": "A parameter is not valid (out of range, unknown, or holding a control character such as NUL); "
                            "`detail` names it.",
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
 }

@@ -2,7 +2,7 @@
 
 A NUL reaches PostgreSQL as part of a lookup (a slug, a code) and makes it raise, which was a 500 in
 16 places; no address of this site has a control character in it. The path and the query string
-are checked here (a 400, or the API's 422 naming the parameter); posted form fields are checked by
+are checked here (a 400; the API answers 404 for an address, 422 naming a parameter); posted form fields are checked by
 the forms (negotiations.forms.RefuseControlCharacters), which show the error next to the field
 without losing the rest of what was typed.
 """
@@ -39,7 +39,9 @@ class RefuseControlCharactersMiddleware:
         if where is None:
             return self.get_response(request)
         if request.path.startswith("/api/"):
-            name = parameter or "path"
-            return JsonResponse({"detail": f"{name}: must not contain control characters (such as NUL)."},
+            if where == "address":  # no slug or code holds one: as for any unknown address
+                return JsonResponse({"detail": f"Nothing at {request.path!r}: an address has no control characters."},
+                                    status=404)
+            return JsonResponse({"detail": f"{parameter}: must not contain control characters (such as NUL)."},
                                 status=422)
         raise BadRequest("Control characters in the request's " + where)
