@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import get_connection
-from django.db import connection as db_connection, transaction
+from django.db import connection as db_connection
+from django.db import transaction
 from django.utils import timezone
 
 from alerts import digest

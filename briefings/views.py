@@ -12,7 +12,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from briefings import brief as briefs, docx, pdf
+from briefings import brief as briefs
+from briefings import docx, pdf
 from briefings.forms import BriefingForm
 from negotiations import record_cache, selectors
 from negotiations.cached_pages import render_page

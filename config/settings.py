@@ -4,8 +4,8 @@ Production (DEBUG off) refuses to start without SECRET_KEY and turns on every
 transport-security setting that `manage.py check --deploy` asks for.
 """
 
-from pathlib import Path
 import os
+from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -227,7 +227,8 @@ def _email_settings() -> dict:
             "EMAIL_HOST_USER": unquote(parts.username or ""),
             "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
             "EMAIL_USE_SSL": parts.scheme == "smtps",
-            "EMAIL_USE_TLS": parts.scheme != "smtps" and query.get("tls", ["1" if parts.port == 587 else "0"])[0] in {"1", "true"},
+            "EMAIL_USE_TLS": parts.scheme != "smtps"
+            and query.get("tls", ["1" if parts.port in (None, 587) else "0"])[0] in {"1", "true"},
         }
     if os.environ.get("EMAIL_HOST"):
         return {
@@ -242,8 +243,9 @@ def _email_settings() -> dict:
     return {"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}
 
 
-globals().update(_email_settings())
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", EMAIL_BACKEND)
+_email = _email_settings()
+globals().update(_email)
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", _email["EMAIL_BACKEND"])
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "30"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "FPT Tracker <alerts@localhost>")
 # Where the links in e-mails point (the digest is sent by a command, with no request to read a host from).

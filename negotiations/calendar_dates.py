@@ -8,7 +8,7 @@ did come from its history rows, counted by subqueries, so a calendar program can
 import datetime
 from dataclasses import dataclass
 
-from django.db.models import Count, IntegerField, Max, OuterRef, Subquery, DateTimeField
+from django.db.models import Count, DateTimeField, IntegerField, Max, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _

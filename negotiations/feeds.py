@@ -11,13 +11,14 @@ import datetime
 from django.contrib.syndication.views import Feed
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
-from django.utils import timezone
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 
-from negotiations import record_cache, search as record_search, timeline
+from negotiations import record_cache, timeline
+from negotiations import search as record_search
 from negotiations.models import Jurisdiction, Negotiation, Person, Statement
 from negotiations.timeline import EventKind, TimelineEvent
 

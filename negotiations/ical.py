@@ -10,7 +10,8 @@ import datetime
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
-from django.utils.translation import gettext as _, gettext_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from icalendar import Calendar, Event
 
 from negotiations.calendar_dates import CalendarDate

@@ -1,10 +1,8 @@
 from django.shortcuts import render
-
 from django.utils import timezone
 
 from negotiations import calendar_dates, selectors
 from negotiations.cached_pages import render_page
-
 
 UPCOMING = 5
 

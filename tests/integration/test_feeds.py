@@ -120,7 +120,7 @@ def test_pages_link_to_their_feed_in_the_head_and_visibly(client, world):
         ("/search/?q=united", "/search/feed?q=united"),
     ]:
         html = client.get(page).content.decode()
-        assert f'<link rel="alternate" type="application/atom+xml"' in html, page
+        assert '<link rel="alternate" type="application/atom+xml"' in html, page
         assert f'href="{feed}"' in html, page
         assert f'<a href="{feed}" type="application/atom+xml">Feed (Atom)</a>' in html, page
 

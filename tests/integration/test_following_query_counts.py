@@ -39,5 +39,5 @@ def test_query_counts_do_not_grow_with_the_data(client, settings):
     call_command("generate_scale_data", scale=4, stderr=io.StringIO(), stdout=io.StringIO())
     large = counts(client, "canada-job-grant")
     assert large == small
-    for (address, most), (measured, count) in zip(ADDRESSES, small.items()):
+    for (_address, most), (measured, count) in zip(ADDRESSES, small.items()):
         assert count <= most, (measured, count)
