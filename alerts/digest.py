@@ -55,7 +55,10 @@ def _headline_code(follow: Follow | None) -> str | None:
 
 
 def digest_message(*, user, deliveries: list[Delivery], message_id: str) -> EmailMultiAlternatives | None:
-    """The digest of `deliveries` for `user`, or None when none of their events is left to tell."""
+    """The digest of `deliveries` for `user`, or None when none of their events is left to tell or the
+    reader has no e-mail address (the follows page warns them)."""
+    if not user.email:
+        return None
     events = _events(deliveries)
     follows = {follow.pk: follow for follow in Follow.objects.select_related(
         "negotiation", "jurisdiction", "person").filter(user=user)}

@@ -49,7 +49,8 @@ def fan_out() -> int:
 
 def _deliveries(events: list[AlertEvent]) -> list[Delivery]:
     follows = list(Follow.objects.all())  # bounded by readers × their follows; read once per batch
-    by_negotiation, by_jurisdiction, by_person, searches = defaultdict(list), defaultdict(list), defaultdict(list), defaultdict(list)
+    by_negotiation, by_jurisdiction, by_person = defaultdict(list), defaultdict(list), defaultdict(list)
+    searches = defaultdict(list)
     for follow in follows:
         if follow.negotiation_id:
             by_negotiation[follow.negotiation_id].append(follow)

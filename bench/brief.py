@@ -26,7 +26,7 @@ ADDRESSES = [
     "/jurisdictions/ON/briefing.docx",
     "/negotiations/canada-job-grant/briefing.pdf",
     "/jurisdictions/ON/briefing.pdf",
-    "/negotiations/scale-050/briefing",
+    "/negotiations/scale-0050/briefing",
 ]
 
 

@@ -247,17 +247,7 @@ AXES_RESET_ON_SUCCESS = True
 AXES_ENABLE_ACCESS_FAILURE_LOG = False
 AXES_VERBOSE = False
 
-# E-mail (password reset links): printed on the console in development, sent by SMTP in production.
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND") or (
-    "django.core.mail.backends.console.EmailBackend" if DEBUG else "django.core.mail.backends.smtp.EmailBackend"
-)
-EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
-EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
-EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
-EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
-EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
-EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
-DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "FPT Tracker <tracker@localhost>")
+# E-mail (password reset links, alerts): see _email_settings below.
 
 # Every record to standard error, capped, expected refusals (4xx) without a traceback (config/logs.py).
 LOGGING = {
@@ -290,7 +280,8 @@ def _email_settings() -> dict:
             "EMAIL_HOST_USER": unquote(parts.username or ""),
             "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
             "EMAIL_USE_SSL": parts.scheme == "smtps",
-            "EMAIL_USE_TLS": parts.scheme != "smtps" and query.get("tls", ["1" if parts.port == 587 else "0"])[0] in {"1", "true"},
+            "EMAIL_USE_TLS": parts.scheme != "smtps"
+            and query.get("tls", ["1" if parts.port in (None, 587) else "0"])[0] in {"1", "true"},
         }
     if os.environ.get("EMAIL_HOST"):
         return {
@@ -305,8 +296,9 @@ def _email_settings() -> dict:
     return {"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}
 
 
-globals().update(_email_settings())
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", EMAIL_BACKEND)  # noqa: F821 (set by _email_settings)
+_email = _email_settings()
+globals().update(_email)
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", _email["EMAIL_BACKEND"])
 EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "30"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "FPT Tracker <alerts@localhost>")
 # Where the links in e-mails point (the digest is sent by a command, with no request to read a host from).

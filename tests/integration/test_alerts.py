@@ -318,3 +318,45 @@ def test_the_command_reports_what_it_sent(world):
     out = StringIO()
     call_command("send_alerts", stdout=out)
     assert "1 digests sent (3 events)" in out.getvalue()
+
+
+def test_a_reader_without_an_address_is_skipped_not_retried_forever(world):
+    reader = UserFactory(username="no-address", email="")
+    follow(reader, negotiation=world["negotiation"])
+    statement(world, "Quote 1")
+    assert send_alerts().digests_sent == 0
+    assert mail.outbox == []
+    assert Delivery.objects.get().sent_at is not None
+
+
+def test_the_admin_lists_follows_events_and_deliveries(client, world):
+    admin = UserFactory(username="admin", is_staff=True, is_superuser=True)
+    follow(UserFactory(), negotiation=world["negotiation"])
+    statement(world, "Quote 1")
+    send_alerts()
+    client.force_login(admin)
+    for address in ("/admin/alerts/follow/", "/admin/alerts/alertevent/", "/admin/alerts/delivery/",
+                    "/admin/negotiations/keydate/"):
+        assert client.get(address).status_code == 200, address
+
+
+def test_follow_buttons_refuse_bad_input_clearly(client, world):
+    client.force_login(UserFactory(username="reader"))
+    response = client.post("/alerts/follow", {"kind": "jurisdiction", "key": "ZZ"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200  # htmx swaps the region only on 2xx: the refusal is in it
+    assert "No jurisdiction has the code “ZZ”." in response.content.decode()
+    response = client.post("/alerts/follow", {"kind": "planet", "key": "Mars"}, follow=True)
+    assert "Select a valid choice." in response.content.decode()
+    assert not Follow.objects.exists()
+    client.post("/alerts/follow", {"kind": "person", "key": "brad-duguid"})
+    again = client.post("/alerts/follow", {"kind": "person", "key": "brad-duguid"}, follow=True)
+    assert "You already follow this." in again.content.decode()
+    assert Follow.objects.count() == 1
+    page = client.get("/alerts/").content.decode()
+    assert "Brad Duguid" in page
+
+
+def test_following_needs_a_login(client, world):
+    response = client.post("/alerts/follow", {"kind": "person", "key": "brad-duguid"})
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert "Log in to follow this by e-mail" in client.get("/people/brad-duguid/").content.decode()
