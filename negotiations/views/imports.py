@@ -38,7 +38,7 @@ def import_new(request):
     else:
         negotiation = selectors.default_negotiation()
         form = ArticleForm(initial={"negotiation": negotiation.slug} if negotiation else {})
-    recent = ArticleImport.objects.only("pk", "title", "status", "created_at")[:10]
+    recent = ArticleImport.objects.only("pk", "title", "outlet", "filename", "status", "created_at")[:10]
     return render(request, "negotiations/import_form.html", {"form": form, "recent": recent})
 
 

@@ -7,6 +7,8 @@ import datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from negotiations.article_import import (
     KnownPerson,
@@ -169,3 +171,20 @@ def test_colon_says_said_the_premier_and_last_week():
     interrupted = quotes["we are ready but not at any price"]  # “We are ready,” Whitlock said Friday, “but not …”
     assert not interrupted.fragment and interrupted.quote == "We are ready, but not at any price."
     assert (interrupted.speaker.name, interrupted.date) == ("Dana Whitlock", datetime.date(2015, 1, 16))
+
+
+PIECES = ['"', "“", "”", "«", "»", "’", ",", ".", " ", "\n", "\n\n", "said", "he", "she", "Kenney", "Jason Kenney",
+          "the minister", "according to", "Wednesday", "last week", "Jan. 29", "OTTAWA --", "Kenney's spokesman",
+          "in French", "told", ":", "<p>", "</p>", "é", "\ufffd", "鈥", "â€", "We will", "not", "says", "--"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=60).map(" ".join) | st.binary(max_size=400))
+def test_any_input_gives_a_proposal_or_a_reason(data):
+    """Whatever comes in, the import proposes something or says why not (NotText); it never fails otherwise."""
+    try:
+        proposal = propose(data, published=MONDAY)
+    except NotText:
+        return
+    for item in proposal.statements:
+        assert item.quote and 0 <= item.passage_start <= item.quote_start <= item.quote_end <= len(proposal.text)
