@@ -127,8 +127,14 @@ def record_changed(using: str = DEFAULT_DB_ALIAS) -> None:
         transaction.on_commit(_marker(using), using=using)
 
 
+# Models of the watched apps that are not the record: the version itself, and article imports under
+# review (nothing of an import is shown on a read page until it is committed as statements).
+NOT_RECORD = frozenset({"recordversion", "articleimport", "proposedstatement"})
+
+
 def _watched(model) -> bool:
-    return model._meta.app_label in WATCHED_APPS and model._meta.model_name != "recordversion"
+    name = model._meta.model_name
+    return model._meta.app_label in WATCHED_APPS and name.removeprefix("historical") not in NOT_RECORD
 
 
 def _before_change(sender, using=DEFAULT_DB_ALIAS, **kwargs) -> None:

@@ -294,6 +294,18 @@ def test_the_version_moves_inside_the_writing_transaction():
     assert record_cache.current_version() == before + 1
 
 
+def test_an_import_under_review_does_not_move_the_version():
+    """An article import and its proposals are not the record until committed as statements: an
+    editor's review decisions leave every cached page in place."""
+    from negotiations.models import ArticleImport
+
+    before = record_cache.current_version()
+    with transaction.atomic():
+        ArticleImport.objects.create(negotiation=Negotiation.objects.get(slug="canada-job-grant"),
+                                     text="An article.", text_hash="0" * 64)
+    assert record_cache.current_version() == before
+
+
 # 5. htmx regions -------------------------------------------------------------------------------
 
 
