@@ -134,7 +134,11 @@ class Numbers:
     """
 
     def __init__(self, language: str | None) -> None:
+        self.language = language
+        # Translators: how an amount of dollars is written; French: "%(amount)s $" (a no-break space).
         self.money_pattern = _("$%(amount)s")
+        # Translators: a percentage; French: "%(number)s %%" (a no-break space before the sign).
+        self.percent_pattern = _("%(number)s%%")
         # A str.translate table from Python's "1,234.5" to the language's; None where it does not
         # group digits by threes (Django's number_format then does the work).
         self.separators = None
@@ -156,6 +160,16 @@ class Numbers:
     def count(self, value: int) -> str:
         """A whole count with thousands separators."""
         return self.grouped(value)
+
+    def decimal(self, value: Decimal, places: int = 4) -> str:
+        """A share, rate or fraction with at most ``places`` decimals, trailing zeros dropped: 0.15, 0,15."""
+        value = Decimal(value).quantize(Decimal(1).scaleb(-places))
+        shown = max(0, -value.normalize().as_tuple().exponent) if value else 0
+        return self.grouped(value, shown)
+
+    def percent(self, fraction: Decimal) -> str:
+        """A fraction such as 0.15 as a percentage, trailing zeros dropped: 15%, 15 %."""
+        return self.percent_pattern % {"number": self.decimal(Decimal(fraction) * 100, 4)}
 
     def money(self, amount: Decimal) -> str:
         """Dollars with thousands separators; cents only when there are any; a minus sign when negative."""
@@ -214,10 +228,13 @@ def direction(value: int | Decimal) -> str:
 
 
 def format_percent(fraction: Decimal) -> str:
-    """A fraction such as 0.15 as "15%" (trailing zeros dropped)."""
-    value = Decimal(fraction) * 100
-    value = value.quantize(Decimal(1)) if value == value.to_integral_value() else value.normalize()
-    return _("%(number)s%%") % {"number": number_format(value)}
+    """A fraction such as 0.15 as "15%" (trailing zeros dropped), in the current language."""
+    return numbers().percent(fraction)
+
+
+def format_decimal(value: Decimal, places: int = 4) -> str:
+    """A share, rate or fraction (trailing zeros dropped) in the current language: 0.15, 0,15."""
+    return numbers().decimal(value, places)
 
 
 # Trace inputs that are rates or shares, not money, though they may be written with two decimals.
@@ -233,7 +250,7 @@ def format_input(name: str, value: object) -> str:
     if isinstance(value, Decimal):
         if name not in _NOT_MONEY_INPUTS and value.as_tuple().exponent == -2:
             return format_money(value)
-        return number_format(value)
+        return format_decimal(value, max(0, -value.as_tuple().exponent))
     if isinstance(value, str):
         return str(_ENUM_LABELS.get(value, value))
     return str(value)
@@ -588,7 +605,7 @@ def terms_summary(offer: records.Offer) -> tuple[TermsLine, ...]:
         covered = GAP_COVERED_BY.get(offer.small_employer_gap_payer) or _("nobody: the grant is smaller")
         summary.append(TermsLine(_("Employer minimum share"), _("%(share)s, gap covered by %(payer)s") % {
             "share": format_percent(offer.employer_min_share), "payer": covered}))
-    treatments = [f"{row.jurisdiction.name_en}: {row.get_treatment_display()}" for row in offer.treatments.all()
+    treatments = [f"{row.jurisdiction.name}: {row.get_treatment_display()}" for row in offer.treatments.all()
                   if row.treatment != records.Treatment.PARTICIPATES]
     summary.append(TermsLine(_("Provinces and territories"),
                              "; ".join(treatments) if treatments else _("all participate")))

@@ -122,7 +122,7 @@ class OfferTermsForm(forms.Form):
         for jurisdiction in self.provinces:
             # Not required: a P/T left out of the post takes part, as it does without a row.
             self.fields[treatment_field(jurisdiction.code)] = forms.ChoiceField(
-                label=jurisdiction.name_en, choices=Treatment.choices, initial=Treatment.PARTICIPATES,
+                label=jurisdiction.name, choices=Treatment.choices, initial=Treatment.PARTICIPATES,
                 required=False,
             )
         for row in range(PHASE_IN_ROWS):
@@ -143,7 +143,7 @@ class OfferTermsForm(forms.Form):
     def _set_jurisdictions(self, jurisdictions: list[Jurisdiction] | None) -> None:
         # One query for every government: the treatment fields need the P/Ts, "tabled by" all of them.
         if jurisdictions is None:
-            jurisdictions = list(Jurisdiction.objects.only("pk", "code", "name_en", "kind", "order"))
+            jurisdictions = list(Jurisdiction.objects.only("pk", "code", "name", "kind", "order"))
         self.jurisdictions = jurisdictions
         self.provinces = [j for j in jurisdictions if j.kind != Jurisdiction.Kind.FEDERAL]
 
@@ -516,7 +516,7 @@ class OfferFilterForm(forms.Form):
         label=_("Status"), required=False, choices=[("", _("Any status")), *Offer.Status.choices],
     )
     tabled_by = forms.ModelChoiceField(
-        Jurisdiction.objects.only("pk", "code", "name_en", "order"), to_field_name="code", required=False,
+        Jurisdiction.objects.only("pk", "code", "name", "order"), to_field_name="code", required=False,
         label=_("Tabled by"), empty_label=_("Any government"),
     )
 

@@ -35,7 +35,7 @@ class PositionExists(Exception):
         super().__init__(
             _("%(jurisdiction)s already has a position on %(negotiation)s as of %(date)s. "
               "Change that position in the admin, or pick another date.")
-            % {"jurisdiction": jurisdiction.name_en, "negotiation": negotiation.title, "date": as_of.isoformat()}
+            % {"jurisdiction": jurisdiction.name, "negotiation": negotiation.title, "date": as_of.isoformat()}
         )
 
 
