@@ -8,7 +8,7 @@ from decimal import Decimal, InvalidOperation
 
 from django import template
 
-from grants.presentation import numbers
+from grants.presentation import format_date, numbers
 
 register = template.Library()
 
@@ -41,6 +41,12 @@ def number(value, places=4):
     """A decimal such as a share or a fraction, trailing zeros dropped: 0.15 or 0,15."""
     amount = _decimal(value)
     return "" if amount is None else numbers().decimal(amount, int(places))
+
+
+@register.filter
+def day(value, precision="day"):
+    """A date in words in the reader's language (January 28, 2014 / 28 janvier 2014), as precise as known."""
+    return "" if not value else format_date(value, precision)
 
 
 @register.filter

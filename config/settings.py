@@ -149,10 +149,10 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 # fr-CA figures and dates (config/formats/fr): 300 000 000 $, 0,15, 28 janvier 2014.
 FORMAT_MODULE_PATH = ["config.formats"]
 # The record's own text in both languages (negotiations/translation.py, grants/translation.py);
-# a French text not written yet shows the English one.
+# a text not written yet in one language shows the other one.
 MODELTRANSLATION_DEFAULT_LANGUAGE = "en"
 MODELTRANSLATION_LANGUAGES = ("en", "fr")
-MODELTRANSLATION_FALLBACK_LANGUAGES = ("en",)
+MODELTRANSLATION_FALLBACK_LANGUAGES = {"default": ("en",), "en": ("fr",)}
 TIME_ZONE = "America/Toronto"
 USE_I18N = True
 USE_TZ = True

@@ -8,13 +8,14 @@ only the browser turns them into numbers to draw bars.
 
 from __future__ import annotations
 
+import datetime
 import functools
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal
 from urllib.parse import urlencode
 
 from django.urls import reverse
-from django.utils.formats import get_format, number_format
+from django.utils.formats import date_format, get_format, number_format
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
@@ -220,6 +221,15 @@ def format_line(line: str, value: int | Decimal) -> str:
 def format_change(line: str, value: int | Decimal) -> str:
     """A difference, always signed so the direction reads without colour."""
     return numbers().change(line, value)
+
+
+def format_date(value: datetime.date, precision: str = "day") -> str:
+    """A date in the current language, as precise as it is known: 28 janvier 2014, janvier 2014, 2014."""
+    if precision == "month":
+        return date_format(value, "YEAR_MONTH_FORMAT")
+    if precision == "year":
+        return str(value.year)
+    return date_format(value, "DATE_FORMAT")
 
 
 def direction(value: int | Decimal) -> str:

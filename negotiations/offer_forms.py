@@ -381,6 +381,12 @@ class OfferForm(OfferTermsForm):
         label=_("Tabled at"), empty_label=_("no particular meeting"),
     )
     summary = forms.CharField(label=_("Summary"), required=False, widget=forms.Textarea(attrs={"rows": 3}))
+    # The offer's own text in French (title, summary and assumptions above are the English).
+    title_fr = forms.CharField(label=_("Title in French"), max_length=250, required=False)
+    summary_fr = forms.CharField(label=_("Summary in French"), required=False,
+                                 widget=forms.Textarea(attrs={"rows": 3}))
+    assumptions_fr = forms.CharField(label=_("Assumptions in French"), required=False,
+                                     widget=forms.Textarea(attrs={"rows": 3}))
     sources = forms.ModelMultipleChoiceField(
         Source.objects.only("pk", "slug", "outlet", "title", "published_on"), to_field_name="slug",
         required=False, label=_("Sources"), widget=forms.SelectMultiple(attrs={"size": 5}),
@@ -390,7 +396,7 @@ class OfferForm(OfferTermsForm):
 
     RECORD_FIELDS = (
         "negotiation", "title", "slug", "tabled_by", "tabled_on", "date_precision", "responds_to", "status",
-        "summary", "sources", "meeting",
+        "summary", "sources", "meeting", "title_fr", "summary_fr", "assumptions_fr",
     )
 
     def __init__(self, *args, offer: Offer | None = None, **kwargs):
@@ -470,7 +476,8 @@ class OfferForm(OfferTermsForm):
             "employer_min_share": offer.employer_min_share,
             "small_employer_gap_payer": offer.small_employer_gap_payer,
             "shortfall_liability": offer.shortfall_liability,
-            "assumptions": offer.assumptions,
+            "assumptions": offer.assumptions_en,
+            "assumptions_fr": offer.assumptions_fr or "",
         }
         for row in offer.funding_sources.all():
             initial[program_field(row.payer, row.program)] = row.amount
@@ -483,13 +490,15 @@ class OfferForm(OfferTermsForm):
             initial["responds_to"] = offer.slug
             return initial
         initial.update({
-            "title": offer.title,
+            "title": offer.title_en,
+            "title_fr": offer.title_fr or "",
+            "summary_fr": offer.summary_fr or "",
             "slug": offer.slug,
             "tabled_on": offer.tabled_on,
             "date_precision": offer.date_precision,
             "responds_to": offer.responds_to.slug if offer.responds_to_id else "",
             "status": offer.status,
-            "summary": offer.summary,
+            "summary": offer.summary_en,
             "meeting": offer.meeting.slug if offer.meeting_id else "",
             "sources": links.sources,
             "version": offer.version,
