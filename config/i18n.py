@@ -6,9 +6,9 @@ Accept-Language header asks for.
 """
 
 from django.conf import settings
+from django.urls import translate_url
 from django.utils import translation
 from django.utils.functional import SimpleLazyObject
-from django.urls import translate_url
 from django.utils.translation import get_language
 
 # Unprefixed addresses whose language comes from the Accept-Language header.

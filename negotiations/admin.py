@@ -63,7 +63,8 @@ def excerpt(text: str, words: int = 14) -> str:
 
 
 class CurationAdmin(TranslationAdmin, SimpleHistoryAdmin):
-    """The history admin, each text of the record in English and French (title_en, title_fr), with a history page whose many-to-many diffs cost one query per field.
+    """The history admin, each text of the record in English and French (title_en, title_fr), with a
+    history page whose many-to-many diffs cost one query per field.
 
     simple_history diffs many-to-many fields with a few queries per pair of
     records; on a page of 100 records of a meeting that is hundreds of queries.

@@ -10,7 +10,6 @@ import re
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import polib
 import pytest
