@@ -24,7 +24,7 @@ def copy_text(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('negotiations', '0005_record_version'),
+        ('negotiations', '0006_record_version_random_start'),
     ]
 
     operations = [
