@@ -9,9 +9,8 @@ import csv
 from collections.abc import Iterator
 from decimal import Decimal
 
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from grants import fiscal
 
