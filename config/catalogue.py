@@ -41,8 +41,42 @@ def makemessages_command(python: str = sys.executable, *, locale_dir: Path | Non
     return command
 
 
+def jinja2_messages(root: Path = ROOT) -> list[tuple[str, str]]:
+    """(msgid, msgid_plural) of the Jinja2 templates' ``_()``/``ngettext()`` calls, read by GNU xgettext as
+    Python: makemessages reads templates as Django's, which cannot parse ``_("…", name=value)``."""
+    import tempfile
+
+    import polib
+
+    templates = sorted(str(path) for path in (root / "templates" / "jinja2").rglob("*.html"))
+    if not templates:
+        return []
+    with tempfile.TemporaryDirectory() as folder:
+        pot = Path(folder) / "jinja2.pot"
+        subprocess.run(["xgettext", "--language=Python", "--from-code=UTF-8", "--keyword=_", "--keyword=gettext",
+                        "--keyword=ngettext:1,2", "--no-location", "--output", str(pot), *templates],
+                       cwd=root, check=True, capture_output=True)
+        return [(entry.msgid, entry.msgid_plural) for entry in polib.pofile(str(pot))] if pot.exists() else []
+
+
+def refresh(root: Path = ROOT, python: str = sys.executable) -> None:
+    """makemessages, then the Jinja2 templates' strings added to the French catalogue where missing."""
+    import polib
+
+    subprocess.run(makemessages_command(python), cwd=root, check=True, capture_output=True)
+    path = root / "locale" / "fr" / "LC_MESSAGES" / "django.po"
+    catalogue = polib.pofile(str(path))
+    known = {entry.msgid for entry in catalogue}
+    added = [polib.POEntry(msgid=msgid, msgid_plural=plural, msgstr="",
+                           msgstr_plural={0: "", 1: ""} if plural else {})
+             for msgid, plural in jinja2_messages(root) if msgid not in known]
+    if added:
+        catalogue.extend(added)
+        catalogue.save()
+
+
 def update() -> None:
-    subprocess.run(makemessages_command(), cwd=ROOT, check=True)
+    refresh()
     compile_catalogues()
 
 

@@ -8,13 +8,12 @@ where GNU gettext is not installed.
 
 import re
 import shutil
-import subprocess
 import sys
 
 import polib
 import pytest
 
-from config.catalogue import ROOT, compile_catalogues, makemessages_command
+from config.catalogue import ROOT, compile_catalogues, refresh
 
 CATALOGUE = ROOT / "locale" / "fr" / "LC_MESSAGES" / "django.po"
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%%")
@@ -61,8 +60,7 @@ def test_makemessages_finds_no_string_missing_from_the_catalogue(tmp_path):
     ignore = shutil.ignore_patterns(".venv", "venv", "staticfiles", "test-artifacts", "node_modules", "*.sqlite3",
                                     "__pycache__", ".git", "*.mo", "bench", "tests")
     shutil.copytree(ROOT, project, ignore=ignore, symlinks=True)
-    command = makemessages_command(sys.executable)
-    subprocess.run(command, cwd=project, check=True, capture_output=True)
+    refresh(project, sys.executable)
     refreshed = polib.pofile(str(project / "locale" / "fr" / "LC_MESSAGES" / "django.po"))
     committed = {_ids(entry) for entry in polib.pofile(str(CATALOGUE)) if not entry.obsolete}
     new = sorted(msgid for context, msgid in {_ids(entry) for entry in refreshed if not entry.obsolete} - committed)
