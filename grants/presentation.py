@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import functools
+import re
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal
 from urllib.parse import urlencode
@@ -114,6 +115,72 @@ GAP_COVERED_BY = {
     "federal": gettext_lazy("the federal government"),
     "provincial": gettext_lazy("the province or territory"),
 }
+
+# The engine's explanations (grants.fiscal traces) are written in English, phrase by phrase; these are
+# their phrases as another language writes them, longest first (see trace_text).
+TRACE_PHRASES = (
+    ("sum of the P/T trainees; national trainees", gettext_lazy("sum of the P/T trainees; national trainees")),
+    ("shared by population", gettext_lazy("shared by population")),
+    ("to the dollar (largest remainder)", gettext_lazy("to the dollar (largest remainder)")),
+    ("in whole trainees (largest remainder)", gettext_lazy("in whole trainees (largest remainder)")),
+    ("status quo: nothing is diverted", gettext_lazy("status quo: nothing is diverted")),
+    ("status quo: no grant", gettext_lazy("status quo: no grant")),
+    ("opts out with compensation: keeps its transfer, no grant",
+     gettext_lazy("opts out with compensation: keeps its transfer, no grant")),
+    ("opts out with compensation: keeps its transfer", gettext_lazy("opts out with compensation: keeps its transfer")),
+    ("fewer grants: nobody is liable", gettext_lazy("fewer grants: nobody is liable")),
+    ("carried by Ottawa", gettext_lazy("carried by Ottawa")),
+    ("Ottawa delivers the grant here and pays the provincial portion",
+     gettext_lazy("Ottawa delivers the grant here and pays the provincial portion")),
+    ("Ottawa delivers: the provincial portion draws on no P/T program",
+     gettext_lazy("Ottawa delivers: the provincial portion draws on no P/T program")),
+    ("the backfill that keeps LMA programs going", gettext_lazy("the backfill that keeps LMA programs going")),
+    ("trainees allocated by population before opting out",
+     gettext_lazy("trainees allocated by population before opting out")),
+    ("trainees allocated by population", gettext_lazy("trainees allocated by population")),
+    ("population of the provinces and territories", gettext_lazy("population of the provinces and territories")),
+    ("provinces and territories", gettext_lazy("provinces and territories")),
+    ("fiscal years of the phase-in", gettext_lazy("fiscal years of the phase-in")),
+    ("per-trainee federal amount", gettext_lazy("per-trainee federal amount")),
+    ("per-trainee provincial amount", gettext_lazy("per-trainee provincial amount")),
+    ("per-trainee employer amount", gettext_lazy("per-trainee employer amount")),
+    ("per-trainee draws on the LMA and the CJF", gettext_lazy("per-trainee draws on the LMA and the CJF")),
+    ("per-trainee draws on the LMDA", gettext_lazy("per-trainee draws on the LMDA")),
+    ("per-trainee provincial draw on its own revenue", gettext_lazy("per-trainee provincial draw on its own revenue")),
+    ("per-trainee federal draw on", gettext_lazy("per-trainee federal draw on")),
+    ("per-trainee provincial draw on", gettext_lazy("per-trainee provincial draw on")),
+    ("per-trainee draw on", gettext_lazy("per-trainee draw on")),
+    ("national trainees", gettext_lazy("national trainees")),
+    ("employer shortfall", gettext_lazy("employer shortfall")),
+    ("provincial liability", gettext_lazy("provincial liability")),
+    ("provincial new money", gettext_lazy("provincial new money")),
+    ("shortfall liability", gettext_lazy("shortfall liability")),
+    ("participation rate", gettext_lazy("participation rate")),
+    ("phase-in fraction", gettext_lazy("phase-in fraction")),
+    ("population share", gettext_lazy("population share")),
+    ("LMA allocation", gettext_lazy("LMA allocation")),
+    ("LMA diverted", gettext_lazy("LMA diverted")),
+    ("LMA envelope", gettext_lazy("LMA envelope")),
+    ("scale amount", gettext_lazy("scale amount")),
+    ("population", gettext_lazy("population")),
+    ("treatment", gettext_lazy("treatment")),
+    ("trainees", gettext_lazy("trainees")),
+    ("sum of", gettext_lazy("sum of")),
+    ("over the", gettext_lazy("over the")),
+)
+_TRACE_PATTERN = re.compile("|".join(re.escape(english) for english, _french in TRACE_PHRASES))
+_TRACE_FRENCH = dict(TRACE_PHRASES)
+
+
+def trace_text(text: str) -> str:
+    """An engine's formula or input name in the current language (unchanged in English)."""
+    if (get_language() or "en").startswith("en"):
+        return text
+    text = _TRACE_PATTERN.sub(lambda match: str(_TRACE_FRENCH[match.group(0)]), text)
+    for line, label in LINE_LABELS.items():  # "sum of federal_cost over the …": the line's name
+        text = text.replace(line, f"«\u00a0{label}\u00a0»")
+    return text
+
 
 _ENUM_LABELS = {
     **{value: label for value, label in records.Treatment.choices},
@@ -654,8 +721,9 @@ def explanation(*, effect: fiscal.Effect, names: dict[str, str], line: str, code
             label=str(LINE_LABELS[line]),
             where=where,
             value=format_line(line, trace.value),
-            formula=trace.formula,
-            inputs=tuple((names.get(name, name), format_input(name, value)) for name, value in trace.inputs),
+            formula=trace_text(trace.formula),
+            inputs=tuple((names.get(name) or trace_text(name), format_input(name, value))
+                         for name, value in trace.inputs),
         ),
         problem="",
         close_url=close_url,

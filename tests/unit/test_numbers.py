@@ -104,3 +104,16 @@ def test_dates_in_words_in_each_language():
             "28 janvier 2014", "janvier 2014", "2014")
     with translation.override("en"):
         assert format_date(day) == "January 28, 2014"
+
+
+def test_the_engine_s_explanations_read_in_french():
+    from grants.presentation import trace_text
+
+    formula = "national trainees × population share, in whole trainees (largest remainder)"
+    with translation.override("fr"):
+        assert trace_text(formula) == (
+            "stagiaires à l'échelle nationale × part de la population, en stagiaires entiers (plus fort reste)")
+        assert trace_text("sum of provinces_need over the 13 provinces and territories") == (
+            "somme de «\xa0À trouver par les P.-T.\xa0» sur les 13 provinces et territoires")
+    with translation.override("en"):
+        assert trace_text(formula) == formula
