@@ -35,6 +35,7 @@ from django.apps import apps
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import models, transaction
 from django.utils import translation
+from django.utils.translation import gettext_noop
 from modeltranslation.translator import NotRegistered, translator
 
 from negotiations import models as m
@@ -44,7 +45,7 @@ from negotiations.text_repair import repair_text
 __all__ = ["DEFAULT_DATASET", "DatasetError", "LoadReport", "ModelCounts", "load_dataset", "read_dataset"]
 
 DEFAULT_DATASET = Path(__file__).resolve().parent / "data" / "canada_job_grant.json"
-CHANGE_REASON = "loaded from a seed data set"
+CHANGE_REASON = gettext_noop("loaded from a seed data set")  # stored in English, shown translated
 
 PT_CODES = ("NL", "PE", "NS", "NB", "QC", "ON", "MB", "SK", "AB", "BC", "YT", "NT", "NU")
 _FISCAL_YEAR = re.compile(r"^[0-9]{4}-[0-9]{2}$")
