@@ -1,13 +1,14 @@
 """The admin for the reference fiscal data, with the history of every change."""
 
 from django.contrib import admin
+from modeltranslation.admin import TranslationAdmin
 from simple_history.admin import SimpleHistoryAdmin
 
 from grants.models import ProgramEnvelope
 
 
 @admin.register(ProgramEnvelope)
-class ProgramEnvelopeAdmin(SimpleHistoryAdmin):
+class ProgramEnvelopeAdmin(TranslationAdmin, SimpleHistoryAdmin):
     list_display = ("program", "name_en", "annual_amount", "allocation", "confidence")
     list_display_links = ("program", "name_en")
     list_filter = ("confidence",)

@@ -1,18 +1,22 @@
 """An offer's fiscal effect as CSV: one row per P/T and a national total row, money to the cent.
 
-Figures are plain (no separators, no currency sign) so that spreadsheets read them as numbers;
-the rows add up exactly to the total row because the engine's parts add up to its whole.
+Figures are plain (no separators, no currency sign, a decimal point in every language) so that
+spreadsheets read them as numbers; the rows add up exactly to the total row because the engine's
+parts add up to its whole. The header is the columns' keys in English and their names in French.
 """
 
 import csv
 from collections.abc import Iterator
 from decimal import Decimal
 
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from grants import fiscal
 
 HEADER = ("code", "jurisdiction", *fiscal.LINE_NAMES)
+# The header a French reader gets: the names the fiscal page gives the columns.
+_NAMED_COLUMNS = {"code": gettext_lazy("Code"), "jurisdiction": gettext_lazy("Province or territory")}
 TOTAL_CODE = "total"
 
 # A cell starting with one of these is a formula to a spreadsheet; names come from the admin.
@@ -21,10 +25,19 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 def rows(effect: fiscal.Effect, names: dict[str, str]) -> Iterator[list[str]]:
     """The header, the 13 P/T rows in display order, then the national total row."""
-    yield list(HEADER)
+    yield header()
     for lines in effect.by_jurisdiction:
         yield _row(lines.code, names.get(lines.code, lines.code), lines)
     yield _row(TOTAL_CODE, _("All provinces and territories"), effect.national)
+
+
+def header() -> list[str]:
+    """The column keys (code, jurisdiction, trainees, …) in English; their names in another language."""
+    if (get_language() or "en").startswith("en"):
+        return list(HEADER)
+    from grants.presentation import LINE_LABELS
+
+    return [str(_NAMED_COLUMNS.get(key) or LINE_LABELS[key]) for key in HEADER]
 
 
 def write(effect: fiscal.Effect, names: dict[str, str], out) -> None:

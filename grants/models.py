@@ -13,8 +13,8 @@ from negotiations.models import Confidence, Program
 
 class ProgramEnvelope(models.Model):
     program = models.CharField(_("program"), max_length=12, choices=Program.choices, unique=True)
-    name_en = models.CharField(_("name (English)"), max_length=150)
-    name_fr = models.CharField(_("name (French)"), max_length=150)
+    # Stored as name_en and name_fr (grants/translation.py); ``name`` is the reader's language's.
+    name = models.CharField(_("name"), max_length=150)
     annual_amount = models.DecimalField(_("national amount a year"), max_digits=14, decimal_places=2)
     allocation = models.CharField(_("how it is allocated"), max_length=150, blank=True)
     source = models.CharField(_("source"), max_length=300)
@@ -30,4 +30,6 @@ class ProgramEnvelope(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.program}: {self.annual_amount:,.0f} a year"
+        from grants.presentation import format_money
+
+        return _("%(program)s: %(amount)s a year") % {"program": self.program, "amount": format_money(self.annual_amount)}

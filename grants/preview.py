@@ -131,7 +131,7 @@ def _region(form: OfferTermsForm, version: int | None) -> dict:
                 comparison = fiscal.compare(answered_effect, effect)
             except ValueError:  # computed over other provinces and territories than these terms
                 logger.warning("the offer answered (%s) cannot be compared with these terms", answered.slug)
-    names = {j.code: j.name_en for j in form.provinces}
+    names = {j.code: j.name for j in form.provinces}
     ranked = sorted(effect.by_jurisdiction, key=lambda lines: (-lines.provinces_need, lines.code))
     write = numbers()
     return dict(

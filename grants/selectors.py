@@ -176,4 +176,4 @@ def status_quo_effect(scenario: fiscal.Scenario | None = None) -> fiscal.Effect:
 
 def jurisdiction_names() -> dict[str, str]:
     """Code -> English name, for labelling rows."""
-    return dict(Jurisdiction.objects.values_list("code", "name_en"))
+    return dict(Jurisdiction.objects.values_list("code", "name"))

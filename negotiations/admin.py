@@ -18,6 +18,7 @@ from django.template.response import TemplateResponse
 from django.utils.text import Truncator
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
+from modeltranslation.admin import TranslationAdmin, TranslationTabularInline
 from simple_history.admin import SimpleHistoryAdmin
 from simple_history.models import DeletedObject, ModelChange, ModelDelta
 from simple_history.utils import get_history_model_for_model, get_m2m_reverse_field_name
@@ -66,8 +67,9 @@ def excerpt(text: str, words: int = 14) -> str:
 # History pages and inline rows in a fixed number of queries
 
 
-class CurationAdmin(SimpleHistoryAdmin):
-    """The history admin, with a history page whose many-to-many diffs cost one query per field.
+class CurationAdmin(TranslationAdmin, SimpleHistoryAdmin):
+    """The history admin, each text of the record in English and French (title_en, title_fr), with a
+    history page whose many-to-many diffs cost one query per field.
 
     simple_history diffs many-to-many fields with a few queries per pair of
     records; on a page of 100 records of a meeting that is hundreds of queries.
@@ -199,7 +201,7 @@ class JurisdictionAdmin(CurationAdmin):
     )
 
 
-class RoleInline(RowsInline):
+class RoleInline(RowsInlineMixin, TranslationTabularInline):
     model = Role
     fields = ("title", "jurisdiction", "organization", "start", "start_precision", "end", "end_precision")
     autocomplete_fields = ("jurisdiction",)
@@ -560,18 +562,22 @@ class OfferAdmin(CurationAdmin):
 
     @admin.display(description=_("federal / provincial / employer of max"))
     def split(self, offer):
-        return (f"{offer.federal_amount:,.0f} / {offer.provincial_amount:,.0f} / {offer.employer_amount:,.0f}"
-                f" of {offer.max_grant:,.0f}")
+        money = _money()
+        return _("%(federal)s / %(provincial)s / %(employer)s of %(max_grant)s") % {
+            "federal": money(offer.federal_amount), "provincial": money(offer.provincial_amount),
+            "employer": money(offer.employer_amount), "max_grant": money(offer.max_grant)}
 
     @admin.display(description=_("sources per trainee"))
     def sources_per_trainee(self, offer):
+        money = _money()
         return "; ".join(
-            f"{row.payer} {row.program} {row.amount:,.0f}" for row in offer.funding_sources.all()
+            f"{row.get_payer_display()} {row.program} {money(row.amount)}" for row in offer.funding_sources.all()
         ) or "—"
 
     @admin.display(description=_("scale"), ordering="scale_amount")
     def scale(self, offer):
-        return f"{offer.scale_amount:,.0f} from {offer.scale_program}"
+        return _("%(amount)s from %(program)s") % {"amount": _money()(offer.scale_amount),
+                                                  "program": offer.scale_program}
 
     @admin.action(description=_("Mark as superseded"), permissions=["change"])
     def mark_superseded(self, request, queryset):
@@ -646,3 +652,9 @@ class ArticleImportAdmin(SimpleHistoryAdmin):
     search_fields = ["title", "outlet", "url"]
     raw_id_fields = ["source", "created_by"]
     inlines = [ProposedStatementInline]
+def _money():
+    """The project's one formatter of money (grants.presentation, through config.figures), in the reader's
+    language; looked up when the admin shows a figure, so the record's modules do not import grants."""
+    from config.figures import money
+
+    return money

@@ -116,7 +116,7 @@ class StatementForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm
     class Meta:
         model = Statement
         fields = ["negotiation", "speaker", "jurisdiction", "date", "date_precision", "language",
-                  "original_language", "quote", "context", "source", "meeting"]
+                  "original_language", "quote", "context", "context_fr", "source", "meeting"]
         widgets = {
             "date": _date_input(),
             "quote": forms.Textarea(attrs={"rows": 4}),
@@ -132,6 +132,7 @@ class StatementForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm
         self.fields["meeting"].empty_label = _("none")
         self.fields["source"].queryset = Source.objects.only("slug", "outlet", "title", "published_on")
         self.fields["meeting"].queryset = Meeting.objects.only("slug", "title", "date")
+        self.fields["context_fr"].label = _("Context in French")
         scope_to_negotiation(self, self.SCOPED)
 
     SCOPED = ("meeting",)  # reloaded by the page when the negotiation changes
@@ -141,11 +142,13 @@ class PositionForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm)
     class Meta:
         model = Position
         fields = ["negotiation", "jurisdiction", "as_of", "date_precision", "stance", "summary", "conditions",
-                  "evidence", "sources", "triggered_by_offer", "triggered_by_meeting"]
+                  "summary_fr", "conditions_fr", "evidence", "sources", "triggered_by_offer", "triggered_by_meeting"]
         widgets = {
             "as_of": _date_input(),
             "summary": forms.Textarea(attrs={"rows": 3}),
             "conditions": forms.Textarea(attrs={"rows": 2}),
+            "summary_fr": forms.Textarea(attrs={"rows": 3}),
+            "conditions_fr": forms.Textarea(attrs={"rows": 2}),
             "evidence": forms.SelectMultiple(attrs={"size": 6}),
             "sources": forms.SelectMultiple(attrs={"size": 6}),
         }
@@ -165,6 +168,8 @@ class PositionForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm)
         self.fields["triggered_by_offer"].empty_label = _("none")
         self.fields["triggered_by_meeting"].empty_label = _("none")
         self.fields["stance"].choices = [("", _("choose a stance")), *Stance.choices]
+        self.fields["summary_fr"].label = _("Summary in French")
+        self.fields["conditions_fr"].label = _("Stated conditions in French")
         scope_to_negotiation(self, self.SCOPED)
 
     SCOPED = ("evidence", "triggered_by_offer", "triggered_by_meeting")  # reloaded when the negotiation changes

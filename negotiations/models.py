@@ -115,8 +115,8 @@ class Jurisdiction(models.Model):
         TERRITORY = "territory", _("territory")
 
     code = models.CharField(_("code"), max_length=2, unique=True)
-    name_en = models.CharField(_("name (English)"), max_length=100)
-    name_fr = models.CharField(_("name (French)"), max_length=100)
+    # Stored as name_en and name_fr (negotiations/translation.py); ``name`` is the reader's language's.
+    name = models.CharField(_("name"), max_length=100)
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
     order = models.PositiveSmallIntegerField(_("display order"), default=0)
     population = models.PositiveBigIntegerField(_("population"))
@@ -134,7 +134,7 @@ class Jurisdiction(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.name_en} ({self.code})"
+        return f"{self.name} ({self.code})"
 
     @property
     def is_federal(self):

@@ -125,7 +125,7 @@ class OfferTermsForm(RefuseControlCharacters, forms.Form):
         for jurisdiction in self.provinces:
             # Not required: a P/T left out of the post takes part, as it does without a row.
             self.fields[treatment_field(jurisdiction.code)] = forms.ChoiceField(
-                label=jurisdiction.name_en, choices=Treatment.choices, initial=Treatment.PARTICIPATES,
+                label=jurisdiction.name, choices=Treatment.choices, initial=Treatment.PARTICIPATES,
                 required=False,
             )
         for row in range(PHASE_IN_ROWS):
@@ -146,7 +146,7 @@ class OfferTermsForm(RefuseControlCharacters, forms.Form):
     def _set_jurisdictions(self, jurisdictions: list[Jurisdiction] | None) -> None:
         # One query for every government: the treatment fields need the P/Ts, "tabled by" all of them.
         if jurisdictions is None:
-            jurisdictions = list(Jurisdiction.objects.only("pk", "code", "name_en", "kind", "order"))
+            jurisdictions = list(Jurisdiction.objects.only("pk", "code", "name", "kind", "order"))
         self.jurisdictions = jurisdictions
         self.provinces = [j for j in jurisdictions if j.kind != Jurisdiction.Kind.FEDERAL]
 
@@ -386,6 +386,12 @@ class OfferForm(OfferTermsForm):
     summary = forms.CharField(
         label=_("Summary"), required=False, max_length=bounds.SUMMARY_LENGTH, widget=forms.Textarea(attrs={"rows": 3})
     )
+    # The offer's own text in French (title, summary and assumptions above are the English).
+    title_fr = forms.CharField(label=_("Title in French"), max_length=250, required=False)
+    summary_fr = forms.CharField(label=_("Summary in French"), required=False, max_length=bounds.SUMMARY_LENGTH,
+                                 widget=forms.Textarea(attrs={"rows": 3}))
+    assumptions_fr = forms.CharField(label=_("Assumptions in French"), required=False, max_length=bounds.ASSUMPTIONS_LENGTH,
+                                     widget=forms.Textarea(attrs={"rows": 3}))
     sources = forms.ModelMultipleChoiceField(
         Source.objects.only("pk", "slug", "outlet", "title", "published_on"), to_field_name="slug",
         required=False, label=_("Sources"), widget=forms.SelectMultiple(attrs={"size": 5}),
@@ -395,7 +401,7 @@ class OfferForm(OfferTermsForm):
 
     RECORD_FIELDS = (
         "negotiation", "title", "slug", "tabled_by", "tabled_on", "date_precision", "responds_to", "status",
-        "summary", "sources", "meeting",
+        "summary", "sources", "meeting", "title_fr", "summary_fr", "assumptions_fr",
     )
 
     def __init__(self, *args, offer: Offer | None = None, **kwargs):
@@ -475,7 +481,8 @@ class OfferForm(OfferTermsForm):
             "employer_min_share": offer.employer_min_share,
             "small_employer_gap_payer": offer.small_employer_gap_payer,
             "shortfall_liability": offer.shortfall_liability,
-            "assumptions": offer.assumptions,
+            "assumptions": offer.assumptions_en,
+            "assumptions_fr": offer.assumptions_fr or "",
         }
         for row in offer.funding_sources.all():
             initial[program_field(row.payer, row.program)] = row.amount
@@ -488,13 +495,15 @@ class OfferForm(OfferTermsForm):
             initial["responds_to"] = offer.slug
             return initial
         initial.update({
-            "title": offer.title,
+            "title": offer.title_en,
+            "title_fr": offer.title_fr or "",
+            "summary_fr": offer.summary_fr or "",
             "slug": offer.slug,
             "tabled_on": offer.tabled_on,
             "date_precision": offer.date_precision,
             "responds_to": offer.responds_to.slug if offer.responds_to_id else "",
             "status": offer.status,
-            "summary": offer.summary,
+            "summary": offer.summary_en,
             "meeting": offer.meeting.slug if offer.meeting_id else "",
             "sources": links.sources,
             "version": offer.version,
@@ -521,7 +530,7 @@ class OfferFilterForm(RefuseControlCharacters, forms.Form):
         label=_("Status"), required=False, choices=[("", _("Any status")), *Offer.Status.choices],
     )
     tabled_by = forms.ModelChoiceField(
-        Jurisdiction.objects.only("pk", "code", "name_en", "order"), to_field_name="code", required=False,
+        Jurisdiction.objects.only("pk", "code", "name", "order"), to_field_name="code", required=False,
         label=_("Tabled by"), empty_label=_("Any government"),
     )
 

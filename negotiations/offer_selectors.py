@@ -100,7 +100,7 @@ def offer_page(*, slug: str) -> OfferPage | None:
     prefetch_related_objects([o for o in (offer, parent) if o is not None], *_TERM_ROWS)
     prefetch_related_objects(
         [offer],
-        Prefetch("tabled_by", queryset=Jurisdiction.objects.only("pk", "code", "name_en", "order", "kind")),
+        Prefetch("tabled_by", queryset=Jurisdiction.objects.only("pk", "code", "name", "order", "kind")),
         Prefetch("sources", queryset=Source.objects.order_by("-published_on")),
     )
     return OfferPage(
@@ -206,7 +206,7 @@ def term_changes(before: Offer, after: Offer) -> list[TermChange]:
     for code in sorted({*old_treatments, *new_treatments}, key=lambda c: _order(c, old_treatments, new_treatments)):
         old = old_treatments.get(code, (None, Treatment.PARTICIPATES))
         new = new_treatments.get(code, (None, Treatment.PARTICIPATES))
-        name = (old[0] or new[0]).name_en
+        name = (old[0] or new[0]).name
         text(_("Treatment of %(name)s") % {"name": name}, Treatment(old[1]).label, Treatment(new[1]).label)
 
     old_steps, new_steps = _steps(before), _steps(after)

@@ -21,7 +21,7 @@ from negotiations.models import (
     Statement,
 )
 
-_CODES_ONLY = Jurisdiction.objects.only("code", "name_en", "order")
+_CODES_ONLY = Jurisdiction.objects.only("code", "name", "order")
 
 
 def _roles():

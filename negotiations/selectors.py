@@ -38,7 +38,7 @@ def offer_list(*, negotiation: Negotiation | None = None, status: str | None = N
                tabled_by: str | None = None):
     """Offers, newest first, with who tabled them and what they answer (three queries)."""
     offers = Offer.objects.select_related("negotiation", "responds_to").prefetch_related(
-        Prefetch("tabled_by", queryset=Jurisdiction.objects.only("code", "name_en", "order"))
+        Prefetch("tabled_by", queryset=Jurisdiction.objects.only("code", "name", "order"))
     )
     if negotiation is not None:
         offers = offers.filter(negotiation=negotiation)

@@ -124,7 +124,7 @@ def stance_matrix(*, negotiation: Negotiation) -> StanceMatrix:
                 index += 1
             in_force = positions[index - 1] if index else None
             month_key, month_name = month_names[month]
-            values = {"name": jurisdiction.name_en, "month": month_name,
+            values = {"name": jurisdiction.name, "month": month_name,
                       "stance": stance_names[in_force.stance] if in_force else gettext("no position recorded")}
             if recorded:
                 description = gettext("%(name)s, %(month)s: %(stance)s (position recorded this month)") % values

@@ -118,6 +118,9 @@ def offer_create(
     summary: str = "",
     sources: Iterable[Source] = (),
     meeting: Meeting | None = None,
+    title_fr: str = "",
+    summary_fr: str = "",
+    assumptions_fr: str = "",
 ) -> Offer:
     """Record a new offer with its terms: funding sources, treatments and phase-in, all or nothing.
 
@@ -129,10 +132,12 @@ def offer_create(
     with transaction.atomic():
         jurisdictions = _treated_jurisdictions(terms)
         offer = Offer(
-            negotiation=negotiation, title=title.strip(), slug=slug or _free_slug(title),
+            negotiation=negotiation, slug=slug or _free_slug(title),
             tabled_on=tabled_on, date_precision=date_precision, responds_to=responds_to, status=status,
-            summary=summary.strip(), meeting=meeting,
+            meeting=meeting,
         )
+        _apply_texts(offer, title=title, summary=summary, title_fr=title_fr, summary_fr=summary_fr,
+                     assumptions_fr=assumptions_fr)
         _apply_scalar_terms(offer, terms)
         _validate(offer, tabled_by=tabled_by)
         _attribute_to(offer, actor)
@@ -166,6 +171,9 @@ def offer_update(
     summary: str = "",
     sources: Iterable[Source] = (),
     meeting: Meeting | None = None,
+    title_fr: str = "",
+    summary_fr: str = "",
+    assumptions_fr: str = "",
 ) -> Offer:
     """Replace an offer's fields and terms, provided nobody saved it since ``expected_version``.
 
@@ -185,13 +193,13 @@ def offer_update(
         jurisdictions = _treated_jurisdictions(terms)
         offer.version = expected_version + 1
         offer.negotiation = negotiation
-        offer.title = title.strip()
+        _apply_texts(offer, title=title, summary=summary, title_fr=title_fr, summary_fr=summary_fr,
+                     assumptions_fr=assumptions_fr)
         offer.slug = slug or offer.slug
         offer.tabled_on = tabled_on
         offer.date_precision = date_precision
         offer.responds_to = responds_to
         offer.status = status
-        offer.summary = summary.strip()
         offer.meeting = meeting
         _apply_scalar_terms(offer, terms)
         _validate(offer, tabled_by=tabled_by)
@@ -242,10 +250,22 @@ def _refuse_broken_terms(terms: OfferTerms) -> None:
         raise InvalidOfferTerms(problems)
 
 
+def _apply_texts(offer: Offer, *, title: str, summary: str, title_fr: str, summary_fr: str,
+                 assumptions_fr: str) -> None:
+    """The offer's own text in English (the terms carry the English assumptions) and in French (empty:
+    none yet, readers of French see the English)."""
+    offer.title_en, offer.summary_en = title.strip(), summary.strip()
+    offer.title_fr = title_fr.strip() or None
+    offer.summary_fr = summary_fr.strip() or None
+    offer.assumptions_fr = assumptions_fr.strip() or None
+
+
 def _apply_scalar_terms(offer: Offer, terms: OfferTerms) -> None:
     for name in SCALAR_TERMS:
-        setattr(offer, name, getattr(terms, name))
-    offer.assumptions = offer.assumptions.strip()
+        if name == "assumptions":  # the English text, whatever the reader's language
+            offer.assumptions_en = (terms.assumptions or "").strip()
+        else:
+            setattr(offer, name, getattr(terms, name))
 
 
 def _free_slug(title: str) -> str:

@@ -36,7 +36,7 @@ class PositionExists(Exception):
         super().__init__(
             _("%(jurisdiction)s already has a position on %(negotiation)s as of %(date)s. "
               "Change that position in the admin, or pick another date.")
-            % {"jurisdiction": jurisdiction.name_en, "negotiation": negotiation.title, "date": as_of.isoformat()}
+            % {"jurisdiction": jurisdiction.name, "negotiation": negotiation.title, "date": as_of.isoformat()}
         )
 
 
@@ -70,6 +70,7 @@ def statement_record(
     meeting: Meeting | None = None,
     context: str = "",
     original_language: str = "",
+    context_fr: str | None = "",
 ) -> Statement:
     """Record what `speaker` said, on behalf of `jurisdiction` (None for stakeholders), citing `source`."""
     errors = {}
@@ -85,7 +86,8 @@ def statement_record(
     statement = Statement(
         negotiation=negotiation, speaker=speaker, jurisdiction=jurisdiction, date=date,
         date_precision=date_precision, language=language, original_language=original_language,
-        quote=quote.strip(), context=context.strip(), source=source, meeting=meeting,
+        quote=quote.strip(), context_en=context.strip(), context_fr=(context_fr or "").strip() or None,
+        source=source, meeting=meeting,
     )
     statement.full_clean()
     _attribute_to(statement, actor)
@@ -104,6 +106,8 @@ def position_record(
     stance: str,
     summary: str,
     conditions: str = "",
+    summary_fr: str | None = "",
+    conditions_fr: str | None = "",
     evidence: Iterable[Statement] = (),
     sources: Iterable[Source] = (),
     triggered_by_offer: Offer | None = None,
@@ -132,7 +136,8 @@ def position_record(
 
     position = Position(
         negotiation=negotiation, jurisdiction=jurisdiction, as_of=as_of, date_precision=date_precision,
-        stance=stance, summary=summary.strip(), conditions=conditions.strip(),
+        stance=stance, summary_en=summary.strip(), conditions_en=conditions.strip(),
+        summary_fr=(summary_fr or "").strip() or None, conditions_fr=(conditions_fr or "").strip() or None,
         triggered_by_offer=triggered_by_offer, triggered_by_meeting=triggered_by_meeting,
     )
     position.full_clean()

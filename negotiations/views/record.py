@@ -140,7 +140,7 @@ def position_new(request):
                 form.add_error(None, error)
             else:
                 messages.success(request, _("The position of %(jurisdiction)s as of %(date)s is recorded.")
-                                 % {"jurisdiction": position.jurisdiction.name_en,
+                                 % {"jurisdiction": position.jurisdiction.name,
                                     "date": position.as_of.isoformat()})
                 return redirect(position.jurisdiction)
     else:

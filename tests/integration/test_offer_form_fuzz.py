@@ -52,7 +52,7 @@ PHASE_IN_FIELDS = [f"phase_in_{part}_{row}" for row in range(PHASE_IN_ROWS) for 
 # Every field the form defines (checked against the form below, so a renamed field fails loudly).
 FIELDS = [
     "title", "slug", "negotiation", "tabled_by", "tabled_on", "date_precision", "responds_to", "status",
-    "meeting", "summary", "sources", "version",
+    "meeting", "summary", "sources", "version", "title_fr", "summary_fr", "assumptions_fr",
     "max_grant", "federal_amount", "provincial_amount", "employer_amount",
     "scale_program", "scale_amount", "employer_min_share", "small_employer_gap_payer", "shortfall_liability",
     "assumptions", *PROGRAM_FIELDS, *(treatment_field(code) for code in PT_CODES), *PHASE_IN_FIELDS,

@@ -91,7 +91,8 @@ def test_editor_sees_the_form_and_anyone_sees_the_pages(client, budget, editor):
     # The preview is posted the terms alone: htmx leaves out the record's own fields.
     params = re.search(r'hx-post="/grants/preview" hx-params="not ([^"]+)"', html).group(1).split(",")
     assert set(params) == {"title", "slug", "negotiation", "tabled_by", "tabled_on", "date_precision", "status",
-                           "meeting", "summary", "sources", "version", "csrfmiddlewaretoken"}
+                           "meeting", "summary", "sources", "version", "csrfmiddlewaretoken", "title_fr", "summary_fr",
+                           "assumptions_fr"}
 
 
 def test_an_unknown_offer_is_404(client, budget, editor):

@@ -173,8 +173,8 @@ def test_an_admin_edit_shows_on_the_next_request(reader):
             "as_of": position.as_of.isoformat(),
             "date_precision": position.date_precision,
             "stance": position.stance,
-            "summary": "Edited in the admin: Ontario asks for an opt-out.",
-            "conditions": position.conditions,
+            "summary_en": "Edited in the admin: Ontario asks for an opt-out.",
+            "conditions_en": position.conditions,
             "seen_version": position.version,
         },
     )
