@@ -201,6 +201,7 @@ class OfferTermsForm(RefuseControlCharacters, forms.Form):
 
     def add_term_error(self, field: str, message: str):
         """Attach a broken terms rule to the field it names."""
+        self.__dict__.setdefault("_rule_messages", set()).add((field, str(message)))
         if field in self.fields:
             self.add_error(field, message)
         else:
@@ -284,13 +285,15 @@ class OfferTermsForm(RefuseControlCharacters, forms.Form):
     def funding_sources_errors(self) -> ErrorList:
         return self.errors.get(FUNDING_SOURCES, self.error_class())
 
-    def live_errors(self, touched: set[str]) -> list[tuple[str, ErrorList]]:
+    def live_errors(self, touched: set[str], changed: str = "") -> list[tuple[str, ErrorList]]:
         """Every error slot with the errors to show while the person is still typing: ``(slot id, errors)``.
 
         Only what they have touched shows errors; a rule about several fields (the
         split adds up to the maximum grant, the sources add up to each payer's
         amount) shows as soon as any of them is touched. Other slots come back empty,
-        which clears errors the person has since fixed.
+        which clears errors the person has since fixed. When ``changed`` (the field the
+        person changed last) is one of a rule's fields, the rule's errors land on it,
+        where the person is, rather than on the rule's own slot.
         """
         groups = {
             "max_grant": set(SPLIT_FIELDS),
@@ -302,14 +305,25 @@ class OfferTermsForm(RefuseControlCharacters, forms.Form):
         for row in range(PHASE_IN_ROWS):
             pair = {f"phase_in_year_{row}", f"phase_in_fraction_{row}"}
             groups[f"phase_in_year_{row}"] = groups[f"phase_in_fraction_{row}"] = pair
-        slots = []
+        moved_to = {}  # a rule's slot -> the field changed, which shows its errors instead
+        if changed in self.fields and not self.fields[changed].widget.is_hidden:
+            for name, members in groups.items():
+                if changed in members and changed != name:
+                    moved_to[name] = changed
+        slots = {}
         for name in [*self.fields, FUNDING_SOURCES]:
             if self.fields.get(name) is not None and self.fields[name].widget.is_hidden:
                 continue
             shown = touched & groups.get(name, {name})
             errors = self.errors.get(name, self.error_class()) if shown else self.error_class()
-            slots.append((self.slot_id(name), errors))
-        return slots
+            slots[name] = self.error_class(errors)
+        rule_messages = self.__dict__.get("_rule_messages", set())
+        for rule, field in moved_to.items():
+            # Only a rule's own messages move: a field's own error ("Enter a number") stays on it.
+            moving = [error for error in slots[rule] if (rule, str(error)) in rule_messages]
+            slots[field].extend(error for error in moving if error not in slots[field])
+            slots[rule] = self.error_class([error for error in slots[rule] if error not in moving])
+        return [(self.slot_id(name), errors) for name, errors in slots.items()]
 
 
 class _SharedFields(dict):

@@ -65,6 +65,8 @@ class StanceCell:
     # hundreds of cells, and template tags cost far more per cell than Python does.
     url: str = ""
     description: str = ""
+    # The accessible name: the visible short label first (WCAG 2.5.3), then the description.
+    label: str = ""
 
     @property
     def stance(self) -> str:
@@ -130,8 +132,10 @@ def stance_matrix(*, negotiation: Negotiation) -> StanceMatrix:
                 description = gettext("%(name)s, %(month)s: %(stance)s (position recorded this month)") % values
             else:
                 description = gettext("%(name)s, %(month)s: %(stance)s") % values
+            label = gettext("%(short)s: %(description)s") % {"short": SHORT_LABELS[in_force.stance],
+                                                              "description": description} if in_force else description
             cells.append(StanceCell(jurisdiction=jurisdiction, month=month, position=in_force, recorded=recorded,
-                                    url=url_prefix + month_key, description=description))
+                                    url=url_prefix + month_key, description=description, label=label))
         rows.append(StanceRow(jurisdiction=jurisdiction, cells=cells))
     return StanceMatrix(negotiation=negotiation, months=months, rows=rows, whole_span=whole_span)
 

@@ -24,6 +24,7 @@ FORM_TEMPLATE = "negotiations/offer_form.html"
 # Posted by the form's live validation: check the input, save nothing, answer with the error slots.
 VALIDATE_ONLY = "_validate"
 TOUCHED = "_touched"
+CHANGED = "_changed"  # the field the person changed last: a rule's live errors land on it
 
 
 def _render_region(request, template: str, region: str, context: dict, **kwargs):
@@ -161,7 +162,8 @@ def _validation(request, form: OfferForm):
     touched = {name for name in request.POST.get(TOUCHED, "").split(",") if name}
     if "*" in touched:  # the form was shown after a refused save: keep every error in view
         touched = set(form.fields)
-    context = {**_form_context(form, offer=form.offer), "live_errors": form.live_errors(touched)}
+    changed = request.POST.get(CHANGED, "")
+    context = {**_form_context(form, offer=form.offer), "live_errors": form.live_errors(touched, changed)}
     return render(request, f"{FORM_TEMPLATE}#live-errors", context)
 
 

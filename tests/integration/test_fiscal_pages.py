@@ -148,7 +148,7 @@ def page_of(response) -> Node:
 
 
 def card(page: Node, line: str) -> str:
-    return page.find("article", id=f"card-{line}").find("p", **{"class": "figure"}).text()
+    return page.find("article", id=f"card-{line}").find("div", **{"class": "figure"}).text()
 
 
 def table_rows(page: Node, table_id: str, part: str = "tbody") -> list[list[str]]:
@@ -237,7 +237,7 @@ def test_explain_returns_the_trace_partial_with_formula_and_inputs(client, budge
     html = response.content.decode()
     assert "<html" not in html and 'id="fiscal-table"' not in html
     trace = Page(html).root
-    assert trace.find("p", **{"class": "trace-value figure"}).text() == "60,000"
+    assert trace.find("div", **{"class": "trace-value figure"}).text() == "60,000"
     assert "per-trainee draw on LMA" in trace.find("p", **{"class": "trace-formula"}).text()
     inputs = {row.find("th").text(): row.find("td").text() for row in trace.find("table").find_all("tr")}
     assert inputs["scale amount"] == "$300,000,000"
@@ -366,7 +366,7 @@ def test_phase_in_shows_each_year_and_the_multi_year_total(client, phased):
 
     explained = page_of(client.get("/offers/phased/fiscal/explain?line=trainees&years=all", **HTMX))
     assert "sum of trainees over the 4 fiscal years" in explained.text()
-    assert explained.find("p", **{"class": "trace-value figure"}).text() == "123,000"
+    assert explained.find("div", **{"class": "trace-value figure"}).text() == "123,000"
 
 
 def test_small_employer_gap_is_shown(client, phased):

@@ -251,6 +251,22 @@ def test_live_validation_saves_nothing_and_reports_only_touched_fields(client, b
     assert Offer.objects.count() == 1
 
 
+def test_live_validation_puts_a_rule_s_message_on_the_field_changed(client, budget, editor):
+    """WCAG 3.3.1: the split rule's message lands where the person is, not on the maximum grant."""
+    client.force_login(editor)
+    data = offer_post(employer_amount="4000", _validate="1", _touched="employer_amount", _changed="employer_amount")
+
+    html = client.post(reverse("negotiations:offer_new"), data, **HTMX).content.decode()
+
+    assert re.search(r'id="id_employer_amount_error" class="field-errors" hx-swap-oob="true"><p>The federal', html)
+    assert re.search(r'id="id_max_grant_error" class="field-errors" hx-swap-oob="true"></div>', html)
+    # A field's own error stays on it: a malformed maximum grant is not moved to the field changed.
+    data = offer_post(max_grant="lots", _validate="1", _touched="max_grant,employer_amount", _changed="employer_amount")
+    html = client.post(reverse("negotiations:offer_new"), data, **HTMX).content.decode()
+    assert re.search(r'id="id_max_grant_error" class="field-errors" hx-swap-oob="true"><p>Enter a number', html)
+    assert re.search(r'id="id_employer_amount_error" class="field-errors" hx-swap-oob="true"></div>', html)
+
+
 def test_live_validation_of_a_touched_field(client, budget, editor):
     client.force_login(editor)
     response = client.post(reverse("negotiations:offer_new"),
