@@ -93,7 +93,7 @@ def test_a_refused_save_moves_the_focus_to_an_error_summary(editor_page, live_se
 
 
 def test_a_refused_login_moves_the_focus_to_the_error_summary(page, live_server, cjg_data, editor_login):
-    editor_login  # the user exists
+    assert editor_login  # the user exists
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("#id_username", "editor")
     page.fill("#id_password", "not the password")
