@@ -24,6 +24,8 @@ from negotiations.models import (
     Treatment,
 )
 
+from negotiations.term_basis import OfferBasis, offer_basis
+
 HISTORY_SHOWN = 20
 
 _FUNDING_ROWS = Prefetch("funding_sources", queryset=FundingSource.objects.order_by("payer", "program"))
@@ -81,6 +83,7 @@ class OfferPage:
     responses: list[Offer]
     term_changes: list[TermChange] | None  # None when the offer answers nothing
     history: list[HistoryEntry]
+    basis: "OfferBasis | None" = None  # the basis of each term (negotiations.term_basis)
 
 
 def offer_page(*, slug: str) -> OfferPage | None:
@@ -108,6 +111,7 @@ def offer_page(*, slug: str) -> OfferPage | None:
         responses=responses,
         term_changes=term_changes(parent, offer) if parent is not None else None,
         history=offer_history(offer),
+        basis=offer_basis(offer),
     )
 
 
