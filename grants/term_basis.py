@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from grants import basis
-from negotiations.term_basis import OfferBasis, offer_basis, offers_basis
+from negotiations.term_basis import OfferBasis, offer_basis, offers_basis, term_label
 
 __all__ = ["FigureNote", "figure_notes", "offer_basis", "offers_basis"]
 
@@ -46,11 +46,11 @@ class FigureNote:
         return text[:1].upper() + text[1:] + "." if text else ""
 
 
-def _labels(paths: tuple[str, ...], offer_basis: OfferBasis) -> tuple[str, ...]:
+def _labels(paths: tuple[str, ...], names: dict[str, str]) -> tuple[str, ...]:
     treatments = [path for path in paths if path.startswith("treatments.")]
-    labels = [offer_basis.by_term[path].label for path in paths if not path.startswith("treatments.")]
+    labels = [term_label(path, names) for path in paths if not path.startswith("treatments.")]
     if len(treatments) == 1:
-        labels.append(offer_basis.by_term[treatments[0]].label)
+        labels.append(term_label(treatments[0], names))
     elif treatments:
         labels.append(_("treatment of %(count)d provinces and territories") % {"count": len(treatments)})
     return tuple(labels)
@@ -58,9 +58,31 @@ def _labels(paths: tuple[str, ...], offer_basis: OfferBasis) -> tuple[str, ...]:
 
 def figure_notes(offer_basis: OfferBasis, *, scale_program: str) -> dict[str, FigureNote]:
     """Every figure line's note, keyed by line name (``grants.basis.FIGURE_LINES``)."""
-    bases = basis.figure_bases(offer_basis.statuses(), scale_program=scale_program)
+    names = {line.term.removeprefix("treatments."): line.label for line in offer_basis.lines
+             if line.term.startswith("treatments.")}
+    # term_label wants P/T names; the lines carry "Treatment of X" labels, so use those directly.
+    labels = {line.term: line.label for line in offer_basis.lines}
+    return _notes(offer_basis.statuses(), scale_program, lambda paths: _labels_from(paths, labels, names))
+
+
+def notes_from_statuses(statuses: dict[str, str], names: dict[str, str], *, scale_program: str) -> dict[str, FigureNote]:
+    """``figure_notes`` for statuses not yet saved (the live preview): term path -> status."""
+    return _notes(statuses, scale_program, lambda paths: _labels(paths, names))
+
+
+def _labels_from(paths, labels, names):
+    treatments = [path for path in paths if path.startswith("treatments.")]
+    result = [labels[path] for path in paths if not path.startswith("treatments.")]
+    if len(treatments) == 1:
+        result.append(labels[treatments[0]])
+    elif treatments:
+        result.append(_("treatment of %(count)d provinces and territories") % {"count": len(treatments)})
+    return tuple(result)
+
+
+def _notes(statuses, scale_program, label) -> dict[str, FigureNote]:
+    bases = basis.figure_bases(statuses, scale_program=scale_program)
     return {
-        line: FigureNote(line=line, assumed=_labels(b.assumed, offer_basis), inferred=_labels(b.inferred, offer_basis),
-                         missing=_labels(b.missing, offer_basis))
+        line: FigureNote(line=line, assumed=label(b.assumed), inferred=label(b.inferred), missing=label(b.missing))
         for line, b in bases.items()
     }

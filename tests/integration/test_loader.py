@@ -220,7 +220,7 @@ def test_the_four_offers_terms(loaded):
         "treatments": {"QC": "opts_out_compensated"},
         "phase_in": [("2014-15", D("0.125")), ("2015-16", D("0.25")), ("2016-17", D("0.5")),
                      ("2017-18", D("0.75")), ("2018-19", D(1))],
-        "tabled_by": sorted(PT_CODES), "tabled_on": "2014-01-28", "responds_to": "federal-dec-2013",
+        "tabled_by": sorted(PT_CODES), "tabled_on": "2014-02-04", "responds_to": "federal-dec-2013",
         "status": "tabled", "has_assumptions": True, "has_sources": True,
     }
 
