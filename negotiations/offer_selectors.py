@@ -46,6 +46,7 @@ class TermChange:
     before: Decimal | str | None
     after: Decimal | str | None
     difference: Decimal | None = None  # after - before, for amounts
+    term: str = ""  # the term path (negotiations.terms), to show the basis of its new value
 
     @property
     def direction(self) -> str:
@@ -171,19 +172,20 @@ def term_changes(before: Offer, after: Offer) -> list[TermChange]:
     """
     changes: list[TermChange] = []
 
-    def money(label, old, new):
+    def money(label, old, new, term=""):
         old, new = old or Decimal(0), new or Decimal(0)
         if old != new:
-            changes.append(TermChange(label, "money", old, new, new - old))
+            changes.append(TermChange(label, "money", old, new, new - old, term=term))
 
-    def text(label, old, new):
+    def text(label, old, new, term=""):
         if old != new:
-            changes.append(TermChange(label, "text", old, new))
+            changes.append(TermChange(label, "text", old, new, term=term))
 
-    money(_("Maximum grant per trainee"), before.max_grant, after.max_grant)
-    money(_("Federal per trainee"), before.federal_amount, after.federal_amount)
-    money(_("Provincial or territorial per trainee"), before.provincial_amount, after.provincial_amount)
-    money(_("Employer per trainee"), before.employer_amount, after.employer_amount)
+    money(_("Maximum grant per trainee"), before.max_grant, after.max_grant, "max_grant")
+    money(_("Federal per trainee"), before.federal_amount, after.federal_amount, "split.federal")
+    money(_("Provincial or territorial per trainee"), before.provincial_amount, after.provincial_amount,
+          "split.provincial")
+    money(_("Employer per trainee"), before.employer_amount, after.employer_amount, "split.employer")
 
     old_sources, new_sources = _sources(before), _sources(after)
     for payer in GovernmentPayer:
@@ -193,31 +195,34 @@ def term_changes(before: Offer, after: Offer) -> list[TermChange]:
                 money(
                     _("%(payer)s money from %(program)s per trainee")
                     % {"payer": payer.label.capitalize(), "program": program.value},
-                    old_sources.get(key), new_sources.get(key),
+                    old_sources.get(key), new_sources.get(key), f"sources.{payer.value}.{program.value}",
                 )
 
-    text(_("Scale drawn from"), before.get_scale_program_display(), after.get_scale_program_display())
-    money(_("National amount drawn"), before.scale_amount, after.scale_amount)
+    text(_("Scale drawn from"), before.get_scale_program_display(), after.get_scale_program_display(), "scale")
+    money(_("National amount drawn"), before.scale_amount, after.scale_amount, "scale")
     if before.employer_min_share != after.employer_min_share:
         changes.append(TermChange(
             _("Employer minimum share"), "share", before.employer_min_share, after.employer_min_share,
+            term="employer_min_share",
         ))
-    text(_("Who covers the small-employer gap"), _gap_payer(before), _gap_payer(after))
+    text(_("Who covers the small-employer gap"), _gap_payer(before), _gap_payer(after), "small_employer_gap_payer")
     text(_("Liable for an employer shortfall"),
-         before.get_shortfall_liability_display(), after.get_shortfall_liability_display())
+         before.get_shortfall_liability_display(), after.get_shortfall_liability_display(), "shortfall_liability")
 
     old_treatments, new_treatments = _treatments(before), _treatments(after)
     for code in sorted({*old_treatments, *new_treatments}, key=lambda c: _order(c, old_treatments, new_treatments)):
         old = old_treatments.get(code, (None, Treatment.PARTICIPATES))
         new = new_treatments.get(code, (None, Treatment.PARTICIPATES))
         name = (old[0] or new[0]).name_en
-        text(_("Treatment of %(name)s") % {"name": name}, Treatment(old[1]).label, Treatment(new[1]).label)
+        text(_("Treatment of %(name)s") % {"name": name}, Treatment(old[1]).label, Treatment(new[1]).label,
+             f"treatments.{code}")
 
     old_steps, new_steps = _steps(before), _steps(after)
     for year in sorted({*old_steps, *new_steps}):
         if old_steps.get(year) != new_steps.get(year):
             changes.append(TermChange(
                 _("Phase-in %(year)s") % {"year": year}, "share", old_steps.get(year), new_steps.get(year),
+                term="phase_in",
             ))
     return changes
 

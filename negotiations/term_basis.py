@@ -84,6 +84,32 @@ class OfferBasis:
     def all_reported(self) -> bool:
         return bool(self.lines) and len(self.reported) == len(self.lines)
 
+    def folded(self, status: str) -> list[tuple[str, str]]:
+        """The terms with ``status`` as ``(label, anchor)`` pairs, several P/Ts' treatments or one payer's
+        programs that share it folded into one entry, so a verdict stays readable."""
+        lines = self._of(status)
+        groups = {"treatments": _("treatment of %(count)d provinces and territories"),
+                  "sources.federal": _("federal money from %(count)d programs"),
+                  "sources.provincial": _("provincial or territorial money from %(count)d programs")}
+        members = {group: [line for line in lines if line.term.startswith(group + ".")] for group in groups}
+        result, done = [], set()
+        for line in lines:
+            group = next((g for g in groups if line.term.startswith(g + ".")), None)
+            if group is None or len(members[group]) < 2:
+                result.append((line.label, line.anchor))
+            elif group not in done:
+                done.add(group)
+                result.append((groups[group] % {"count": len(members[group])}, line.anchor))
+        return result
+
+    @property
+    def assumed_folded(self) -> list[tuple[str, str]]:
+        return self.folded(ASSUMED)
+
+    @property
+    def inferred_folded(self) -> list[tuple[str, str]]:
+        return self.folded(INFERRED)
+
     def statuses(self) -> dict[str, str]:
         """Term path -> status (``missing`` for a term without basis), for ``grants.basis``."""
         return {line.term: line.status for line in self.lines}
