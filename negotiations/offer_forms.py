@@ -579,10 +579,10 @@ class OfferForm(OfferTermsForm):
             # A new offer's terms need their own basis: the old one's sources do not report them.
             initial["responds_to"] = offer.slug
             return initial
-        for row in offer.term_basis.select_related("source"):
-            initial[basis_field(row.term, "status")] = row.status
-            initial[basis_field(row.term, "source")] = row.source.slug if row.source_id else ""
-            initial[basis_field(row.term, "note")] = row.passage if row.status == REPORTED else row.note
+        for term, (status, source, passage, note) in links.basis.items():
+            initial[basis_field(term, "status")] = status
+            initial[basis_field(term, "source")] = source
+            initial[basis_field(term, "note")] = passage if status == REPORTED else note
 
         initial.update({
             "title": offer.title,

@@ -7,7 +7,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import CharField, F, Prefetch, Q, Value, prefetch_related_objects
+from django.db.models import CharField, F, Prefetch, Q, TextField, Value, prefetch_related_objects
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from negotiations.models import (
@@ -21,10 +22,11 @@ from negotiations.models import (
     PhaseInStep,
     Program,
     Source,
+    TermBasis,
     Treatment,
 )
 
-from negotiations.term_basis import OfferBasis, offer_basis
+from negotiations.term_basis import OfferBasis, offer_basis_with_sources
 
 HISTORY_SHOWN = 20
 
@@ -112,7 +114,7 @@ def offer_page(*, slug: str) -> OfferPage | None:
         responses=responses,
         term_changes=term_changes(parent, offer) if parent is not None else None,
         history=offer_history(offer),
-        basis=offer_basis(offer),
+        basis=offer_basis_with_sources(offer, offer.sources.all()),
     )
 
 
@@ -134,27 +136,38 @@ class OfferLinks:
     tabled_by: list[str]  # jurisdiction codes
     sources: list[str]  # source slugs
     treatments: dict[str, str]  # jurisdiction code -> treatment, for the P/Ts not simply participating
+    # term path -> (status, source slug or "", passage, note): the basis of each term that has one
+    basis: dict[str, tuple[str, str, str, str]] = field(default_factory=dict)
 
 
 def offer_links(offer: Offer) -> OfferLinks:
-    """The offer's governments, sources and treatments, in one query: the three are rows of
-    (kind, key, value) strings, so one UNION reads them, where a prefetch each would take three."""
+    """The offer's governments, sources, treatments and term bases, in one query: the four are rows of
+    (kind, key, value, …) strings, so one UNION reads them, where a prefetch each would take four."""
     text = CharField()
+    empty = Value("", output_field=TextField())
     rows = (
         Offer.tabled_by.through.objects.filter(offer_id=offer.pk).order_by()
-        .values_list(Value("tabled_by", output_field=text), F("jurisdiction__code"), Value("", output_field=text))
+        .values_list(Value("tabled_by", output_field=text), F("jurisdiction__code"), Value("", output_field=text),
+                     empty, empty, empty)
         .union(
             Offer.sources.through.objects.filter(offer_id=offer.pk).order_by()
-            .values_list(Value("sources", output_field=text), F("source__slug"), Value("", output_field=text)),
+            .values_list(Value("sources", output_field=text), F("source__slug"), Value("", output_field=text),
+                         empty, empty, empty),
             JurisdictionTreatment.objects.filter(offer_id=offer.pk).order_by()
-            .values_list(Value("treatments", output_field=text), F("jurisdiction__code"), F("treatment")),
+            .values_list(Value("treatments", output_field=text), F("jurisdiction__code"), F("treatment"),
+                         empty, empty, empty),
+            TermBasis.objects.filter(offer_id=offer.pk).order_by()
+            .values_list(Value("basis", output_field=text), F("term"), F("status"),
+                         Coalesce(F("source__slug"), empty, output_field=TextField()), F("passage"), F("note")),
             all=True,
         )
     )
     links = OfferLinks(tabled_by=[], sources=[], treatments={})
-    for kind, key, value in rows:
+    for kind, key, value, source, passage, note in rows:
         if kind == "treatments":
             links.treatments[key] = value
+        elif kind == "basis":
+            links.basis[key] = (value, source or "", passage, note)
         else:
             getattr(links, kind).append(key)
     return links

@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-from negotiations.models import Jurisdiction, Offer, TermBasis
+from django.db.models import CharField, F, TextField, Value
+
+from negotiations.models import Jurisdiction, Offer, Source, TermBasis
 from negotiations.terms import ASSUMED, INFERRED, REPORTED, TermBasisEntry, term_paths
 
 __all__ = ["OfferBasis", "TermBasisLine", "basis_of", "offer_basis", "term_label"]
@@ -147,6 +149,40 @@ def offer_basis(offer: Offer, *, pts: list[tuple[str, str]] | None = None) -> Of
     """The basis of every term of ``offer`` (two queries, one when ``pts`` is given)."""
     rows = TermBasis.objects.filter(offer=offer).select_related("source")
     return basis_of(rows, pts if pts is not None else provinces())
+
+
+def offer_basis_with_sources(offer: Offer, sources: Iterable) -> OfferBasis:
+    """``offer_basis`` in one query: the basis rows and the P/Ts read together (a UNION of text rows).
+
+    ``sources`` are Source objects already loaded (the offer's own, prefetched); a basis citing
+    another source costs one more query.
+    """
+    text = CharField()
+    rows = (
+        TermBasis.objects.filter(offer=offer).order_by()
+        .values_list(Value("basis", output_field=text), "term", "status", "source_id", "passage", "note")
+        .union(
+            Jurisdiction.objects.exclude(kind=Jurisdiction.Kind.FEDERAL).order_by()
+            # A P/T's display order rides in the source column (a UNION has one set of columns).
+            .values_list(Value("pt", output_field=text), "code", "name_en", F("order"),
+                         Value("", output_field=TextField()), Value("", output_field=TextField())),
+            all=True,
+        )
+    )
+    pts, bases = [], []
+    for kind, key, value, source_id, passage, note in rows:
+        if kind == "pt":
+            pts.append((source_id, key, value))
+        else:
+            bases.append(TermBasis(offer=offer, term=key, status=value, source_id=source_id, passage=passage, note=note))
+    known = {source.pk: source for source in sources}
+    missing = {row.source_id for row in bases if row.source_id and row.source_id not in known}
+    if missing:
+        known.update(Source.objects.in_bulk(missing))
+    for row in bases:
+        if row.source_id:
+            row.source = known[row.source_id]
+    return basis_of(bases, [(code, name) for _order, code, name in sorted(pts)])
 
 
 def offers_basis(offers: list[Offer]) -> dict[int, OfferBasis]:
