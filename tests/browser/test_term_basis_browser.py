@@ -18,7 +18,7 @@ def _focus_by_tab(page, locator, limit=400):
 
 def test_an_assumed_term_on_the_offer_page_opens_its_note_from_the_keyboard(page, live_server, cjg_data, screenshot):
     page.goto(f"{live_server.url}/offers/pt-counter-jan-2014/")
-    mark = page.locator('details.basis-mark[data-term="scale"]')
+    mark = page.locator('details.basis-mark[data-term="scale"]').first
     summary = mark.locator("summary")
     expect(summary).to_contain_text("assumed")
     _focus_by_tab(page, summary)
