@@ -462,13 +462,18 @@ class OfferForm(OfferTermsForm):
                 label=format_lazy("{label}: {what}", label=label, what=_("passage or note")), required=False,
                 widget=forms.TextInput(attrs={"placeholder": _("the passage, the reasoning or the assumption")}),
             )
+            # The row's other text, which the one visible box does not show (a reported term's note, an
+            # assumed or inferred term's passage), kept as it is so that saving the form loses nothing.
+            for part in ("kept_passage", "kept_note"):
+                self.fields[basis_field(path, part)] = forms.CharField(required=False, widget=forms.HiddenInput)
         self._describe_errors()
 
     def basis_rows(self) -> list[dict]:
         """One row per term for the template: its label and its three controls."""
         return [
             {"path": path, "label": self.basis_labels[path], "status": self[basis_field(path, "status")],
-             "source": self[basis_field(path, "source")], "note": self[basis_field(path, "note")]}
+             "source": self[basis_field(path, "source")], "note": self[basis_field(path, "note")],
+             "kept": (self[basis_field(path, "kept_passage")], self[basis_field(path, "kept_note")])}
             for path in self.basis_paths
         ]
 
@@ -488,9 +493,12 @@ class OfferForm(OfferTermsForm):
                 continue
             note = (cleaned_data.get(basis_field(path, "note")) or "").strip()
             source = cleaned_data.get(basis_field(path, "source")) or (default if status in (REPORTED, INFERRED) else None)
+            kept_passage = cleaned_data.get(basis_field(path, "kept_passage")) or ""
+            kept_note = cleaned_data.get(basis_field(path, "kept_note")) or ""
             entries.append(TermBasisEntry(
                 term=path, status=status, source=source or None,
-                passage=note if status == REPORTED else "", note="" if status == REPORTED else note,
+                passage=note if status == REPORTED else kept_passage,
+                note=kept_note if status == REPORTED else note,
             ))
         return entries
 
@@ -583,6 +591,8 @@ class OfferForm(OfferTermsForm):
             initial[basis_field(term, "status")] = status
             initial[basis_field(term, "source")] = source
             initial[basis_field(term, "note")] = passage if status == REPORTED else note
+            initial[basis_field(term, "kept_passage")] = passage
+            initial[basis_field(term, "kept_note")] = note
 
         initial.update({
             "title": offer.title,

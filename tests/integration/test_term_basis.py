@@ -183,3 +183,27 @@ def test_the_preview_says_when_no_basis_is_given_yet(client, budget, editor):
     data[basis_field("scale", "status")] = "assumed"
     page = client.post(reverse("grants:preview"), data).content.decode()
     assert "Rests on 1 assumed term: National amount drawn" in page
+
+
+def test_saving_the_form_unchanged_keeps_every_basis_as_it_was(client, cjg, editor):
+    from negotiations.offer_forms import OfferForm
+    from negotiations.offer_selectors import offer_for_form, offer_links
+
+    def bases():
+        offer = Offer.objects.get(slug="pt-counter-jan-2014")
+        return {row.term: (row.status, row.source_id, row.passage, row.note) for row in offer.term_basis.all()}
+
+    before = bases()
+    offer = offer_for_form(slug="pt-counter-jan-2014")
+    form = OfferForm(initial=OfferForm.initial_from_offer(offer, offer_links(offer)), offer=offer)
+    data = {}
+    for name in form.fields:
+        value = form[name].value()
+        if value in (None, ""):
+            continue
+        data[name] = [str(v) for v in value] if isinstance(value, list) else str(value)
+    client.force_login(editor)
+    response = client.post(reverse("negotiations:offer_edit", args=["pt-counter-jan-2014"]), data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert bases() == before
+    assert before["sources.federal.LMA"][2].startswith("Duguid did say")  # an assumed term's passage survives
