@@ -58,7 +58,7 @@ def test_the_api_gives_every_terms_basis_and_the_agreed_date(client, cjg):
 
 def test_the_api_lists_sources_each_with_a_url_or_a_citation(client, cjg):
     data = client.get("/api/sources?limit=5").json()
-    assert data["count"] == 11 and len(data["items"]) == 5
+    assert data["count"] == 12 and len(data["items"]) == 5
     every = client.get("/api/sources").json()["items"]
     assert all(item["url"] or item["citation"] for item in every)
     ipolitics = next(item for item in every if item["slug"] == "ipolitics-2013-10-02-clark-alward-roundtable")
