@@ -269,7 +269,7 @@ def _gap_payer(offer: Offer) -> str:
 
 # The offer's own fields shown in its history (the version number is bookkeeping).
 _HISTORY_FIELDS = (
-    "title", "slug", "negotiation", "tabled_on", "date_precision", "responds_to", "meeting", "status", "summary",
+    "title", "slug", "negotiation", "tabled_on", "agreed_on", "date_precision", "responds_to", "meeting", "status", "summary",
     "max_grant", "federal_amount", "provincial_amount", "employer_amount", "scale_program", "scale_amount",
     "employer_min_share", "small_employer_gap_payer", "shortfall_liability", "assumptions",
 )
