@@ -112,7 +112,8 @@ def preview_basis(data, names: dict[str, str], *, scale_program: str) -> dict:
         statuses[path] = status if status in BASIS_STATUSES else "missing"
     given = any(status != "missing" for status in statuses.values())
     notes = term_basis.notes_from_statuses(statuses, names, scale_program=scale_program) if given else {}
-    return {"given": given, "notes": [note for note in notes.values() if not note.all_reported and note.line in _SHOWN_BASIS],
+    shown = [note for note in notes.values() if not note.all_reported and note.line in _SHOWN_BASIS]
+    return {"given": given, "notes": shown,
             "all_reported": given and all(status == "reported" for status in statuses.values())}
 
 

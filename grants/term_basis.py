@@ -8,7 +8,7 @@ folded into one entry when several share a status.
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext_lazy
 
 from grants import basis
 from negotiations.term_basis import OfferBasis, offer_basis, offers_basis, term_label
@@ -32,16 +32,14 @@ class FigureNote:
     @property
     def text(self) -> str:
         """One sentence, such as "Rests on 3 assumed terms: …; 1 inferred: …" (empty when all reported)."""
-        parts = []
-        if self.assumed:
-            parts.append(ngettext("rests on %(count)d assumed term: %(terms)s", "rests on %(count)d assumed terms: %(terms)s",
-                                  len(self.assumed)) % {"count": len(self.assumed), "terms": ", ".join(self.assumed)})
-        if self.inferred:
-            parts.append(ngettext("%(count)d inferred: %(terms)s", "%(count)d inferred: %(terms)s",
-                                  len(self.inferred)) % {"count": len(self.inferred), "terms": ", ".join(self.inferred)})
-        if self.missing:
-            parts.append(ngettext("%(count)d without a basis: %(terms)s", "%(count)d without a basis: %(terms)s",
-                                  len(self.missing)) % {"count": len(self.missing), "terms": ", ".join(self.missing)})
+        phrases = (
+            (self.assumed, ngettext_lazy("rests on %(count)d assumed term: %(terms)s",
+                                         "rests on %(count)d assumed terms: %(terms)s", "count")),
+            (self.inferred, ngettext_lazy("%(count)d inferred: %(terms)s", "%(count)d inferred: %(terms)s", "count")),
+            (self.missing, ngettext_lazy("%(count)d without a basis: %(terms)s",
+                                         "%(count)d without a basis: %(terms)s", "count")),
+        )
+        parts = [phrase % {"count": len(terms), "terms": ", ".join(terms)} for terms, phrase in phrases if terms]
         text = "; ".join(parts)
         return text[:1].upper() + text[1:] + "." if text else ""
 
@@ -65,7 +63,9 @@ def figure_notes(offer_basis: OfferBasis, *, scale_program: str) -> dict[str, Fi
     return _notes(offer_basis.statuses(), scale_program, lambda paths: _labels_from(paths, labels, names))
 
 
-def notes_from_statuses(statuses: dict[str, str], names: dict[str, str], *, scale_program: str) -> dict[str, FigureNote]:
+def notes_from_statuses(
+    statuses: dict[str, str], names: dict[str, str], *, scale_program: str
+) -> dict[str, FigureNote]:
     """``figure_notes`` for statuses not yet saved (the live preview): term path -> status."""
     return _notes(statuses, scale_program, lambda paths: _labels(paths, names))
 

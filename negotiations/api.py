@@ -278,7 +278,9 @@ class TermBasisOut(Schema):
         description="How the term is known; null when no basis was given (never taken as reported)."
     )
     source: str | None = Field(description="The slug of the source it rests on, or null.")
-    note: str = Field(description="How it was read: the passage (reported), the reasoning (inferred) or the assumption.")
+    note: str = Field(
+        description="How it was read: the passage (reported), the reasoning (inferred) or the assumption."
+    )
 
 
 class OfferDetailOut(OfferOut):

@@ -597,7 +597,8 @@ class _Loader:
         for entry in terms.basis:
             self._term_row(m.TermBasis, record, {"offer": offer, "term": entry.term}, {
                 "status": entry.status,
-                "source": self._source_ref(record, f"basis.{entry.term}.source", entry.source) if entry.source else None,
+                "source": (self._source_ref(record, f"basis.{entry.term}.source", entry.source)
+                           if entry.source else None),
                 "passage": entry.passage,
                 "note": entry.note,
             }, write=rows_too)
