@@ -318,6 +318,8 @@ class OfferTermsForm(forms.Form):
         for name in [*self.fields, FUNDING_SOURCES]:
             if self.fields.get(name) is not None and self.fields[name].widget.is_hidden:
                 continue
+            if name.startswith("basis__") and not name.endswith("__status"):
+                continue  # a term's basis has one error slot, its status's
             shown = touched & groups.get(name, {name})
             errors = self.errors.get(name, self.error_class()) if shown else self.error_class()
             slots.append((self.slot_id(name), errors))
