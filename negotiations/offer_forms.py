@@ -464,6 +464,10 @@ class OfferForm(OfferTermsForm):
                 label=format_lazy("{label}: {what}", label=label, what=_("passage or note")), required=False,
                 widget=forms.TextInput(attrs={"placeholder": _("the passage, the reasoning or the assumption")}),
             )
+            # The row's one error slot is its status's: the source and the note point there too.
+            for part in ("source", "note"):
+                self.fields[basis_field(path, part)].widget.attrs["aria-describedby"] = (
+                    self.slot_id(basis_field(path, "status")))
             # The row's other text, which the one visible box does not show (a reported term's note, an
             # assumed or inferred term's passage), kept as it is so that saving the form loses nothing.
             for part in ("kept_passage", "kept_note"):
