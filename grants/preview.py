@@ -26,12 +26,12 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from grants import fiscal
+from grants import fiscal, term_basis
 from grants.presentation import Numbers, direction, numbers
 from grants.selectors import engine_terms, fiscal_effect, offers_with_terms, reference_data
 from negotiations import record_cache
-from negotiations.offer_forms import OfferTermsForm, terms_parser
-from negotiations.terms import FUNDING_SOURCES
+from negotiations.offer_forms import OfferTermsForm, basis_field, terms_parser
+from negotiations.terms import BASIS_STATUSES, FUNDING_SOURCES, term_paths
 
 logger = logging.getLogger(__name__)
 
@@ -100,8 +100,28 @@ def preview(request):
     return HttpResponse(template.render(_region(parser(request.POST), version)))
 
 
+def preview_basis(data, names: dict[str, str], *, scale_program: str) -> dict:
+    """What the previewed figures rest on, from the basis controls of the form being edited.
+
+    The preview has no saved basis: it reads the statuses as typed. ``given`` is False when no
+    term has one yet ("basis not yet given").
+    """
+    statuses = {}
+    for path in term_paths(names):
+        status = data.get(basis_field(path, "status"), "")
+        statuses[path] = status if status in BASIS_STATUSES else "missing"
+    given = any(status != "missing" for status in statuses.values())
+    notes = term_basis.notes_from_statuses(statuses, names, scale_program=scale_program) if given else {}
+    shown = [note for note in notes.values() if not note.all_reported and note.line in _SHOWN_BASIS]
+    return {"given": given, "notes": shown,
+            "all_reported": given and all(status == "reported" for status in statuses.values())}
+
+
 def _problems(problems) -> dict:
     return {"problems": problems}
+
+
+_SHOWN_BASIS = ("trainees", "federal_cost", "provincial_cost", "employer_cost", "provinces_need")
 
 
 def _region(form: OfferTermsForm, version: int | None) -> dict:
@@ -132,10 +152,12 @@ def _region(form: OfferTermsForm, version: int | None) -> dict:
             except ValueError:  # computed over other provinces and territories than these terms
                 logger.warning("the offer answered (%s) cannot be compared with these terms", answered.slug)
     names = {j.code: j.name for j in form.provinces}
+    basis_notes = preview_basis(form.data, names, scale_program=form.cleaned_data.get("scale_program") or "LMA")
     ranked = sorted(effect.by_jurisdiction, key=lambda lines: (-lines.provinces_need, lines.code))
     write = numbers()
     return dict(
         problems=None,
+        basis=basis_notes,
         fiscal_year=effect.scenario.fiscal_year,
         answered_title=answered.title if comparison is not None else None,
         lines=[_line(write, name, label, effect.national, comparison) for name, label in _line_labels(get_language())],

@@ -15,7 +15,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from grants import csv_export, fiscal, presentation, selectors
+from grants import csv_export, fiscal, presentation, selectors, term_basis
 from grants.forms import CompareForm
 from negotiations.cached_pages import render_page
 
@@ -68,7 +68,10 @@ def _fiscal_page(request, offer) -> _FiscalPage:
     effect, error = _effect(offer, request.GET)
     scenario_error = error if isinstance(error, fiscal.InvalidScenario) else None
     names = selectors.jurisdiction_names() if effect else {}
+    basis = term_basis.offer_basis(offer)
     context = {
+        "basis": basis,
+        "figure_notes": term_basis.figure_notes(basis, scale_program=offer.scale_program),
         "offer": offer,
         "terms": presentation.terms_summary(offer),
         "controls": presentation.scenario_controls(offer=offer, params=request.GET, effect=effect,
@@ -112,6 +115,7 @@ def explain(request, slug):
                 close_url=page.context["fiscal"].page_url,
             )
             page.context["explanation"] = explanation
+            page.context["explanation_note"] = page.context["figure_notes"].get(request.GET.get("line", ""))
             status = 400 if explanation.problem else status
         return {**page.context, "status": status}
 
@@ -133,7 +137,9 @@ def fiscal_csv(request, slug):
         return HttpResponse("\n".join([text, *lines]) + "\n", status=422, content_type="text/plain; charset=utf-8")
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{csv_export.filename(offer.slug, effect)}"'
-    csv_export.write(effect, selectors.jurisdiction_names(), response)
+    statuses = term_basis.offer_basis(offer).statuses()
+    csv_export.write(effect, selectors.jurisdiction_names(), response, statuses=statuses,
+                     scale_program=offer.scale_program)
     return response
 
 
@@ -162,6 +168,14 @@ def compare_page(request):
             except fiscal.InvalidTerms as error:
                 problems.append((offer, presentation.terms_problems(error)))
         context["problems"] = tuple(problems)
+        compared = [offer for offer in (context["a"], context["b"]) if offer is not None]
+        bases = term_basis.offers_basis(compared) if compared else {}
+        for side in ("a", "b"):
+            offer = context[side]
+            side_basis = bases.get(offer.pk) if offer is not None else None
+            context[f"basis_{side}"] = side_basis
+            context[f"notes_{side}"] = (term_basis.figure_notes(side_basis, scale_program=offer.scale_program)
+                                        if side_basis is not None else None)
         swapped = urlencode({"a": form.cleaned_data["b"], "b": form.cleaned_data["a"]})
         context["swap_url"] = f"{reverse('grants:compare')}?{swapped}"
         if not problems:

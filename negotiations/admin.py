@@ -37,11 +37,13 @@ from negotiations.models import (
     Position,
     Role,
     Source,
+    SourcePassage,
     Statement,
+    TermBasis,
 )
 from negotiations.services import offers as offer_services
 from negotiations.services import record as services
-from negotiations.terms import FUNDING_SOURCES, check_terms
+from negotiations.terms import FUNDING_SOURCES, TermBasisEntry, check_basis, check_terms
 
 SPLIT_FIELDS = ("max_grant", "federal_amount", "provincial_amount", "employer_amount")
 
@@ -319,6 +321,21 @@ class StatementInline(RowsInlineMixin, admin.StackedInline):
     extra = 0
 
 
+class PositionPassageInline(RowsInline):
+    model = SourcePassage
+    fk_name = "position"
+    fields = ("source", "passage")
+    autocomplete_fields = ("source",)
+    row_relations = ("source",)
+    formfield_overrides = {models.TextField: {"widget": forms.Textarea(attrs={"rows": 2, "cols": 60})}}
+    verbose_name_plural = _("supporting passages (word for word from each source)")
+    extra = 0
+
+
+class MeetingPassageInline(PositionPassageInline):
+    fk_name = "meeting"
+
+
 @admin.register(Meeting)
 class MeetingAdmin(CurationAdmin):
     list_display = ("title", "date", "kind", "location", "negotiation", "jurisdictions_present", "statement_count")
@@ -328,7 +345,7 @@ class MeetingAdmin(CurationAdmin):
     date_hierarchy = "date"
     prepopulated_fields = {"slug": ("title",)}
     autocomplete_fields = ("participants", "jurisdictions", "sources")
-    inlines = (StatementInline,)
+    inlines = (StatementInline, MeetingPassageInline)
 
     def get_queryset(self, request):
         return (
@@ -516,6 +533,46 @@ class PhaseInStepInline(RowsInline):
     extra = 0
 
 
+class TermBasisFormSet(BaseInlineFormSet):
+    """Checks the bases with the one rule set for terms (negotiations.terms.check_basis)."""
+
+    def clean(self):
+        super().clean()
+        if any(self.errors):
+            return
+        pt_codes = Jurisdiction.objects.exclude(kind=Jurisdiction.Kind.FEDERAL).values_list("code", flat=True)
+        forms_by_term = {}
+        entries = []
+        for form in self.forms:
+            if not form.cleaned_data or self._should_delete_form(form):
+                continue
+            data = form.cleaned_data
+            source = data.get("source")
+            entries.append(TermBasisEntry(term=data["term"], status=data["status"],
+                                          source=source.slug if source else None,
+                                          passage=data.get("passage", ""), note=data.get("note", "")))
+            forms_by_term.setdefault(data["term"], form)
+        problems = check_basis(entries, list(pt_codes))
+        for problem in problems:
+            form = forms_by_term.get(problem.field.removeprefix("basis."))
+            if form is not None:
+                form.add_error(None, problem.message)
+        if problems:
+            raise ValidationError(_("Some terms' bases do not follow the rules; see the rows marked."))
+
+
+class TermBasisInline(RowsInline):
+    model = TermBasis
+    formset = TermBasisFormSet
+    fields = ("term", "status", "source", "passage", "note")
+    autocomplete_fields = ("source",)
+    row_relations = ("source",)
+    formfield_overrides = {models.TextField: {"widget": forms.Textarea(attrs={"rows": 2, "cols": 40})}}
+    verbose_name_plural = _("basis of each term (reported: source and passage; inferred: source and reasoning; "
+                            "assumed: the assumption in the note)")
+    extra = 0
+
+
 @admin.register(Offer)
 class OfferAdmin(CurationAdmin):
     form = OfferAdminForm
@@ -529,9 +586,9 @@ class OfferAdmin(CurationAdmin):
     autocomplete_fields = ("tabled_by", "responds_to", "meeting", "sources")
     readonly_fields = ("version",)
     actions = ("mark_superseded",)
-    inlines = (FundingSourceInline, JurisdictionTreatmentInline, PhaseInStepInline)
+    inlines = (FundingSourceInline, JurisdictionTreatmentInline, PhaseInStepInline, TermBasisInline)
     fieldsets = (
-        (None, {"fields": ("negotiation", "title", "slug", "tabled_by", "tabled_on", "date_precision",
+        (None, {"fields": ("negotiation", "title", "slug", "tabled_by", "tabled_on", "agreed_on", "date_precision",
                            "responds_to", "meeting", "status", "summary", "sources", "version",
                            "seen_version")}),
         (_("Terms"), {
@@ -601,6 +658,7 @@ class PositionAdmin(CurationAdmin):
     date_hierarchy = "as_of"
     autocomplete_fields = ("jurisdiction", "evidence", "sources", "triggered_by_offer", "triggered_by_meeting")
     readonly_fields = ("version",)
+    inlines = (PositionPassageInline,)
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(evidence_count=count_of(Position.evidence.through, "position"))

@@ -33,11 +33,13 @@ from negotiations.models import (
     PhaseInStep,
     Position,
     Program,
+    Source,
     Stance,
     Treatment,
 )
 from negotiations.record import meeting_list, person_list, statement_list
 from negotiations.selectors import offer_list
+from negotiations.term_basis import offer_basis
 from negotiations.timeline import EventKind, jurisdiction_timeline
 
 router = Router(tags=["record"])
@@ -276,8 +278,35 @@ class TermsOut(Schema):
     assumptions: str = Field(description="How the sources were read where they leave a term open.")
 
 
+class TermBasisOut(Schema):
+    status: Literal["reported", "inferred", "assumed"] | None = Field(
+        description="How the term is known; null when no basis was given (never taken as reported)."
+    )
+    source: str | None = Field(description="The slug of the source it rests on, or null.")
+    note: str = Field(
+        description="How it was read: the passage (reported), the reasoning (inferred) or the assumption."
+    )
+
+
 class OfferDetailOut(OfferOut):
     terms: TermsOut
+    terms_basis: dict[str, TermBasisOut] = Field(description="Every term path's basis (API.md).")
+    agreed_on: datetime.date | None = Field(
+        description="When the tabling governments agreed the offer, when that differs from tabled_on; else null."
+    )
+
+
+def _terms_basis(offer: Offer) -> dict:
+    """Every term path of the offer with its basis (two queries)."""
+    result = {}
+    for line in offer_basis(offer).lines:
+        row = line.row
+        if row is None:
+            result[line.term] = {"status": None, "source": None, "note": "No basis given."}
+        else:
+            result[line.term] = {"status": row.status, "source": row.source.slug if row.source_id else None,
+                                 "note": row.note or row.passage}
+    return result
 
 
 class OfferFilters(Schema):
@@ -357,9 +386,10 @@ def _terms(offer: Offer) -> dict:
 
 @router.get("/offers/{slug:slug}", response={200: OfferDetailOut, 404: Error}, summary="One offer and its terms")
 def offer(request, slug: str):
-    """One offer with its terms (six queries)."""
+    """One offer with its terms and their basis (eight queries)."""
     offer = _offer_with_terms(slug)
-    return {**_offer_item(offer), "terms": _terms(offer)}
+    return {**_offer_item(offer), "terms": _terms(offer), "terms_basis": _terms_basis(offer),
+            "agreed_on": offer.agreed_on if offer.agreed_on != offer.tabled_on else None}
 
 
 # ---------------------------------------------------------------------------
@@ -440,6 +470,50 @@ class SourceOut(Schema):
     outlet: str
     title: str
     url: str | None
+
+
+class SourceListOut(Schema):
+    slug: str
+    outlet: str
+    author: str | None
+    title: str
+    published: datetime.date
+    date_precision: choices(DatePrecision)
+    url: str | None = Field(description="Where the article is online; null when it is not known.")
+    archive_url: str | None = Field(description="An archived copy, when there is one.")
+    citation: str = Field(description="Outlet, author, title and date: enough to find the source without a link.")
+
+
+def citation(source: Source) -> str:
+    """A full citation of a source in plain text: outlet, author (when known), title, date."""
+    parts = [source.outlet]
+    if source.author:
+        parts.append(source.author)
+    parts.append(f"“{source.title}”")
+    parts.append(source.published_on.isoformat() + ("" if source.date_precision == DatePrecision.DAY
+                                                    else f" ({source.date_precision})"))
+    return ", ".join(parts)
+
+
+def _source_item(source: Source) -> dict:
+    return {
+        "slug": source.slug,
+        "outlet": source.outlet,
+        "author": _or_none(source.author),
+        "title": source.title,
+        "published": source.published_on,
+        "date_precision": source.date_precision,
+        "url": _or_none(source.url),
+        "archive_url": _or_none(source.archive_url),
+        "citation": citation(source),
+    }
+
+
+@router.get("/sources", response={200: Paginated[SourceListOut], 422: Error}, summary="Sources")
+def sources(request, page: Query[Page]):
+    """Sources, newest first (two queries)."""
+    queryset = Source.objects.defer("text", "summary").order_by("-published_on", "outlet", "pk")
+    return page_of(queryset, page, _source_item)
 
 
 class StatementOut(Schema):

@@ -40,7 +40,7 @@ from modeltranslation.translator import NotRegistered, translator
 
 from negotiations import bounds
 from negotiations import models as m
-from negotiations.terms import FUNDING_SOURCES, check_terms
+from negotiations.terms import FUNDING_SOURCES, TermBasisEntry, check_basis, check_terms, expand_basis_keys
 from negotiations.text_repair import repair_text
 
 __all__ = ["DEFAULT_DATASET", "DatasetError", "LoadReport", "ModelCounts", "load_dataset", "read_dataset"]
@@ -313,6 +313,7 @@ class _OfferTerms:
     treatments: tuple[tuple[str, str], ...]
     phase_in: tuple[tuple[str, Decimal], ...]
     assumptions: str
+    basis: tuple[TermBasisEntry, ...] = ()
 
 
 def _parse_offer(raw: Any, index: int) -> tuple[dict, _OfferTerms]:
@@ -389,7 +390,33 @@ def _parse_offer(raw: Any, index: int) -> tuple[dict, _OfferTerms]:
         scale_program=scale_program, scale_amount=scale_amount, employer_min_share=share,
         small_employer_gap_payer=gap_payer, shortfall_liability=liability, treatments=tuple(treatments),
         phase_in=tuple(phase_in), assumptions=terms.text("assumptions"),
+        basis=_parse_basis(record),
     )
+
+
+def _parse_basis(record: _Record) -> tuple[TermBasisEntry, ...]:
+    """An offer's ``basis``: ``{term path or group: {status, source, passage, note}}``, checked by the term rules.
+
+    A group key (``treatments``, ``sources.federal``) gives every term under it the same basis;
+    a term named on its own wins over its group.
+    """
+    basis = record.sub("basis")
+    keyed = {}
+    for key in basis.raw:
+        entry = basis.sub(key)
+        keyed[key] = (entry.choice("status", m.TermBasis.Status.values), entry.optional_text("source"),
+                      entry.text("passage"), entry.text("note"))
+    try:
+        expanded = expand_basis_keys(keyed, PT_CODES)
+    except KeyError as error:
+        raise basis.error(error.args[0], "is neither a term path nor a group of terms") from None
+    entries = tuple(
+        TermBasisEntry(term=term, status=status, source=source, passage=passage, note=note)
+        for term, (status, source, passage, note) in expanded.items()
+    )
+    for problem in check_basis(entries, PT_CODES):
+        raise record.error(problem.field, problem.message)
+    return entries
 
 
 # --- writing -------------------------------------------------------------------------------------
@@ -516,6 +543,7 @@ class _Loader:
             "published_on": record.date("published_on"),
             "date_precision": record.text("date_precision") or m.DatePrecision.DAY,
             "url": record.text("url"),
+            "archive_url": record.text("archive_url"),
             "summary": record.text("summary"),
         })
 
@@ -538,6 +566,18 @@ class _Loader:
             ],
             "sources": [self._source_ref(record, "sources", key) for key in record.keys("sources")],
         })
+        self._passages(record, meeting=self.meetings[slug])
+
+    def _passages(self, record: _Record, **owner: models.Model) -> None:
+        """``passages``: ``[{source, passage}]``, the words of each source that support the record."""
+        raw = record.raw.get("passages", [])
+        if not isinstance(raw, list):
+            raise record.error("passages", "must be a list of {source, passage}")
+        for index, item in enumerate(raw):
+            entry = _Record(item, record.name, f"passages[{index}].")
+            source = self._source_ref(entry, "source", entry.text("source", required=True))
+            passage = entry.text("passage", required=True)
+            self._upsert(m.SourcePassage, entry, {**owner, "source": source, "passage": passage}, {})
 
     def _statement(self, raw: Any) -> None:
         record = _Record(raw, _name("statement", raw, "ref"))
@@ -569,6 +609,7 @@ class _Loader:
             "title": record.text("title", required=True),
             "tabled_on": record.date("tabled_on"),
             "date_precision": record.text("date_precision") or m.DatePrecision.DAY,
+            "agreed_on": record.date("agreed_on", required=False),
             "responds_to": self._offer_ref(record, "responds_to", responds_to) if responds_to else None,
             "meeting": self._meeting_ref(record, "meeting", meeting) if meeting else None,
             "status": record.text("status") or m.Offer.Status.TABLED,
@@ -599,6 +640,14 @@ class _Loader:
         for year, fraction in terms.phase_in:
             self._term_row(m.PhaseInStep, record, {"offer": offer, "fiscal_year": year},
                            {"fraction": fraction}, write=rows_too)
+        for entry in terms.basis:
+            self._term_row(m.TermBasis, record, {"offer": offer, "term": entry.term}, {
+                "status": entry.status,
+                "source": (self._source_ref(record, f"basis.{entry.term}.source", entry.source)
+                           if entry.source else None),
+                "passage": entry.passage,
+                "note": entry.note,
+            }, write=rows_too)
         if outcome != "created" and self.update:
             self._warn_if_terms_broken(offer)
 
@@ -614,7 +663,7 @@ class _Loader:
         french = self._french("positions", position_key(codes, as_of))
         for code in codes:
             named = _Record(raw, f"position {code} as of {as_of.isoformat()}")
-            self._upsert(m.Position, named, {
+            position, _ = self._upsert(m.Position, named, {
                 "negotiation": self.negotiation,
                 "jurisdiction": self._jurisdiction_ref(named, "jurisdiction", code),
                 "as_of": as_of,
@@ -629,6 +678,7 @@ class _Loader:
                 "evidence": [self._statement_ref(named, "evidence", key) for key in named.keys("evidence")],
                 "sources": [self._source_ref(named, "sources", key) for key in named.keys("sources")],
             })
+            self._passages(named, position=position)
 
     # Finding and writing records.
 

@@ -230,6 +230,10 @@ class Source(models.Model):
     published_on = models.DateField(_("published on"), validators=[validate_record_date])
     date_precision = dated_precision_field()
     url = models.URLField(_("address"), max_length=500, blank=True)
+    archive_url = models.URLField(
+        _("archived copy"), max_length=500, blank=True,
+        help_text=_("An archived copy of the page (a web archive's address), when there is one."),
+    )
     summary = bounded_text(_("summary"), bounds.SUMMARY_LENGTH, blank=True)
     text = bounded_text(
         _("text"), bounds.ARTICLE_TEXT_LENGTH, blank=True, help_text=_("The full text, when imported.")
@@ -375,6 +379,10 @@ class Offer(models.Model):
     tabled_by = models.ManyToManyField(Jurisdiction, related_name="offers_tabled", verbose_name=_("tabled by"))
     tabled_on = models.DateField(_("tabled on"), validators=[validate_record_date])
     date_precision = dated_precision_field()
+    agreed_on = models.DateField(
+        _("agreed on"), null=True, blank=True,
+        help_text=_("When the governments that table it agreed it, if that day differs from the day it was tabled."),
+    )
     responds_to = models.ForeignKey(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="responses",
         verbose_name=_("answers"),
@@ -517,6 +525,42 @@ class PhaseInStep(models.Model):
         return f"{self.fiscal_year}: {self.fraction}"
 
 
+class TermBasis(models.Model):
+    """Whether one term of an offer was reported, inferred or assumed, and on what (negotiations.terms).
+
+    A term with no row has no basis given: pages say so rather than treat it as reported.
+    """
+
+    class Status(models.TextChoices):
+        REPORTED = "reported", _("reported")
+        INFERRED = "inferred", _("inferred")
+        ASSUMED = "assumed", _("assumed")
+
+    offer = models.ForeignKey(Offer, on_delete=models.CASCADE, related_name="term_basis", verbose_name=_("offer"))
+    term = models.CharField(_("term"), max_length=40, help_text=_("A term path, such as split.federal or treatments.QC."))
+    status = models.CharField(_("basis"), max_length=10, choices=Status.choices)
+    source = models.ForeignKey(
+        Source, on_delete=models.PROTECT, null=True, blank=True, related_name="term_bases", verbose_name=_("source"),
+    )
+    passage = models.TextField(_("passage"), blank=True, help_text=_("The words of the source that state the term."))
+    note = models.TextField(_("note"), blank=True, help_text=_("The reasoning (inferred) or the assumption (assumed)."))
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["offer", "term"]
+        verbose_name = _("basis of a term")
+        verbose_name_plural = _("bases of terms")
+        constraints = [
+            models.UniqueConstraint(fields=["offer", "term"], name="term_basis_once_per_term",
+                                    violation_error_message=_("Each term has one basis per offer.")),
+            models.CheckConstraint(condition=Q(status__in=["reported", "inferred", "assumed"]),
+                                   name="term_basis_status_known"),
+        ]
+
+    def __str__(self):
+        return f"{self.term}: {self.get_status_display()}"
+
+
 class Position(models.Model):
     negotiation = models.ForeignKey(
         Negotiation, on_delete=models.PROTECT, related_name="positions", verbose_name=_("negotiation")
@@ -560,6 +604,36 @@ class Position(models.Model):
 
     def __str__(self):
         return f"{self.jurisdiction.code} {self.get_stance_display()} as of {self.as_of:%Y-%m-%d}"
+
+
+class SourcePassage(models.Model):
+    """The passage of a source that supports a fact of a position (its stance and conditions) or a meeting."""
+
+    source = models.ForeignKey(Source, on_delete=models.PROTECT, related_name="passages", verbose_name=_("source"))
+    position = models.ForeignKey(
+        Position, on_delete=models.CASCADE, null=True, blank=True, related_name="passages", verbose_name=_("position"),
+    )
+    meeting = models.ForeignKey(
+        Meeting, on_delete=models.CASCADE, null=True, blank=True, related_name="passages", verbose_name=_("meeting"),
+    )
+    passage = models.TextField(_("passage"), help_text=_("Quoted from the source, word for word."))
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["source", "id"]
+        verbose_name = _("supporting passage")
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(position__isnull=False) & Q(meeting__isnull=True))
+                | (Q(position__isnull=True) & Q(meeting__isnull=False)),
+                name="source_passage_supports_one_record",
+                violation_error_message=_("A passage supports either a position or a meeting."),
+            ),
+            models.CheckConstraint(condition=~Q(passage=""), name="source_passage_not_empty"),
+        ]
+
+    def __str__(self):
+        return f"{self.source.outlet}: “{self.passage[:60]}”"
 
 
 class RecordVersion(models.Model):

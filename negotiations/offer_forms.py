@@ -36,10 +36,12 @@ from negotiations.models import (
     Offer,
     Program,
     Source,
+    TermBasis,
     Treatment,
 )
 from negotiations.offer_selectors import OfferLinks
-from negotiations.terms import FUNDING_SOURCES, OfferTerms
+from negotiations.term_basis import term_label
+from negotiations.terms import FUNDING_SOURCES, INFERRED, REPORTED, OfferTerms, TermBasisEntry, check_basis, term_paths
 from negotiations.validators import validate_record_date
 
 # The programs each government can draw on (Ottawa cannot spend a P/T's own revenue, nor a P/T new federal money).
@@ -56,6 +58,14 @@ _FISCAL_YEAR = re.compile(r"(\d{4})-(\d{2})")
 def program_field(payer: str, program: str) -> str:
     """The name of the amount field for one payer's draw on one program, e.g. ``federal_LMA``."""
     return f"{payer}_{program}"
+
+
+def basis_field(path: str, part: str) -> str:
+    """The name of one control of a term's basis: ``part`` is status, source or note (``basis__split__federal__status``)."""
+    return f"basis__{path.replace('.', '__')}__{part}"
+
+
+BASIS_STATUS_CHOICES = [("", _("not given")), *TermBasis.Status.choices]
 
 
 def treatment_field(code: str) -> str:
@@ -305,6 +315,10 @@ class OfferTermsForm(RefuseControlCharacters, forms.Form):
         for row in range(PHASE_IN_ROWS):
             pair = {f"phase_in_year_{row}", f"phase_in_fraction_{row}"}
             groups[f"phase_in_year_{row}"] = groups[f"phase_in_fraction_{row}"] = pair
+        for name in self.fields:
+            if name.startswith("basis__") and name.endswith("__status"):
+                stem = name.removesuffix("status")
+                groups[name] = {name, stem + "source", stem + "note"}
         moved_to = {}  # a rule's slot -> the field changed, which shows its errors instead
         if changed in self.fields and not self.fields[changed].widget.is_hidden:
             for name, members in groups.items():
@@ -314,6 +328,8 @@ class OfferTermsForm(RefuseControlCharacters, forms.Form):
         for name in [*self.fields, FUNDING_SOURCES]:
             if self.fields.get(name) is not None and self.fields[name].widget.is_hidden:
                 continue
+            if name.startswith("basis__") and not name.endswith("__status"):
+                continue  # a term's basis has one error slot, its status's
             shown = touched & groups.get(name, {name})
             errors = self.errors.get(name, self.error_class()) if shown else self.error_class()
             slots[name] = self.error_class(errors)
@@ -389,6 +405,10 @@ class OfferForm(OfferTermsForm):
         error_messages={"required": _("Name at least one government that tabled the offer.")},
     )
     tabled_on = forms.DateField(label=_("Tabled on"), widget=_date_input(), validators=[validate_record_date])
+    agreed_on = forms.DateField(
+        label=_("Agreed on"), widget=_date_input(), required=False, validators=[validate_record_date],
+        help_text=_("When the governments that table it agreed it, if not the day it was tabled."),
+    )
     date_precision = forms.ChoiceField(
         label=_("Date precision"), choices=DatePrecision.choices, initial=DatePrecision.DAY,
     )
@@ -415,7 +435,7 @@ class OfferForm(OfferTermsForm):
 
     RECORD_FIELDS = (
         "negotiation", "title", "slug", "tabled_by", "tabled_on", "date_precision", "responds_to", "status",
-        "summary", "sources", "meeting", "title_fr", "summary_fr", "assumptions_fr",
+        "summary", "sources", "meeting", "agreed_on", "title_fr", "summary_fr", "assumptions_fr",
     )
 
     def __init__(self, *args, offer: Offer | None = None, **kwargs):
@@ -443,6 +463,95 @@ class OfferForm(OfferTermsForm):
         self._show_choices("sources", lambda: [
             (s.slug, f"{s.outlet}: {s.title} ({s.published_on:%Y-%m-%d})") for s in fields["sources"].queryset
         ])
+        self._add_basis_fields()
+
+    # -- the basis of each term (negotiations.terms: reported, inferred, assumed)
+
+    def _add_basis_fields(self) -> None:
+        names = {j.code: j.name_en for j in self.provinces}
+        self.basis_paths = term_paths(j.code for j in self.provinces)
+        self.basis_labels = {path: term_label(path, names) for path in self.basis_paths}
+        source_choices = functools.cache(lambda: [
+            ("", _("the offer's first source")), *self.fields["sources"].widget.choices,
+        ])
+        for path in self.basis_paths:
+            label = self.basis_labels[path]
+            self.fields[basis_field(path, "status")] = forms.ChoiceField(
+                label=format_lazy("{label}: {what}", label=label, what=_("basis")), required=False,
+                choices=BASIS_STATUS_CHOICES,
+            )
+            source = forms.ChoiceField(label=format_lazy("{label}: {what}", label=label, what=_("source")),
+                                       required=False)
+            source.choices = source_choices
+            self.fields[basis_field(path, "source")] = source
+            self.fields[basis_field(path, "note")] = forms.CharField(
+                label=format_lazy("{label}: {what}", label=label, what=_("passage or note")), required=False,
+                widget=forms.TextInput(attrs={"placeholder": _("the passage, the reasoning or the assumption")}),
+            )
+            # The row's one error slot is its status's: the source and the note point there too.
+            for part in ("source", "note"):
+                self.fields[basis_field(path, part)].widget.attrs["aria-describedby"] = (
+                    self.slot_id(basis_field(path, "status")))
+            # The row's other text, which the one visible box does not show (a reported term's note, an
+            # assumed or inferred term's passage), kept as it is so that saving the form loses nothing.
+            for part in ("kept_passage", "kept_note"):
+                self.fields[basis_field(path, part)] = forms.CharField(required=False, widget=forms.HiddenInput)
+        self._describe_errors()
+
+    def basis_rows(self) -> list[dict]:
+        """One row per term for the template: its label and its three controls."""
+        return [
+            {"path": path, "label": self.basis_labels[path], "status": self[basis_field(path, "status")],
+             "source": self[basis_field(path, "source")], "note": self[basis_field(path, "note")],
+             "kept": (self[basis_field(path, "kept_passage")], self[basis_field(path, "kept_note")])}
+            for path in self.basis_paths
+        ]
+
+    @property
+    def basis_given(self) -> int:
+        """How many terms have a basis in the form (for the section's summary line)."""
+        return sum(1 for path in self.basis_paths if self[basis_field(path, "status")].value())
+
+    def _basis_entries(self, cleaned_data) -> list[TermBasisEntry]:
+        """The bases the form gives; a reported or inferred term with no source takes the offer's first."""
+        chosen = cleaned_data.get("sources") or []
+        default = chosen[0].slug if len(chosen) else None
+        entries = []
+        for path in self.basis_paths:
+            status = cleaned_data.get(basis_field(path, "status"))
+            if not status:
+                continue
+            note = (cleaned_data.get(basis_field(path, "note")) or "").strip()
+            source = cleaned_data.get(basis_field(path, "source")) or (default if status in (REPORTED, INFERRED) else None)
+            kept_passage = cleaned_data.get(basis_field(path, "kept_passage")) or ""
+            kept_note = cleaned_data.get(basis_field(path, "kept_note")) or ""
+            entries.append(TermBasisEntry(
+                term=path, status=status, source=source or None,
+                passage=note if status == REPORTED else kept_passage,
+                note=kept_note if status == REPORTED else note,
+            ))
+        return entries
+
+    def basis(self) -> list[TermBasisEntry]:
+        """The bases, as the services take them; call after is_valid() returned True."""
+        return self._checked_basis
+
+    def clean(self):
+        cleaned_data = super().clean()
+        self._checked_basis = self._basis_entries(cleaned_data)
+        for problem in check_basis(self._checked_basis, [j.code for j in self.provinces]):
+            self.add_term_error(problem.field, problem.message)
+        return cleaned_data
+
+    def add_term_error(self, field: str, message: str):
+        """A basis problem (``basis.<term>``) goes next to that term's basis; the rest as the terms form does."""
+        if field.startswith("basis."):
+            field = basis_field(field.removeprefix("basis."), "status")
+            if field not in self.fields:
+                field = None
+            self.add_error(field, message)
+            return
+        super().add_term_error(field, message)
 
     def _show_choices(self, name: str, load) -> None:
         # A callable is evaluated on each iteration of the choices: cache it so a render reads them once.
@@ -468,7 +577,7 @@ class OfferForm(OfferTermsForm):
 
     def record(self) -> dict:
         """The offer's own fields, as the services take them; call after is_valid() returned True."""
-        return {name: self.cleaned_data[name] for name in self.RECORD_FIELDS}
+        return {**{name: self.cleaned_data[name] for name in self.RECORD_FIELDS}, "basis": self.basis()}
 
     def add_service_error(self, error) -> None:
         """Attach a service's ValidationError to the fields it names (others to the form as a whole)."""
@@ -506,8 +615,16 @@ class OfferForm(OfferTermsForm):
             initial[f"phase_in_year_{index}"] = row.fiscal_year
             initial[f"phase_in_fraction_{index}"] = row.fraction
         if as_new:
+            # A new offer's terms need their own basis: the old one's sources do not report them.
             initial["responds_to"] = offer.slug
             return initial
+        for term, (status, source, passage, note) in links.basis.items():
+            initial[basis_field(term, "status")] = status
+            initial[basis_field(term, "source")] = source
+            initial[basis_field(term, "note")] = passage if status == REPORTED else note
+            initial[basis_field(term, "kept_passage")] = passage
+            initial[basis_field(term, "kept_note")] = note
+
         initial.update({
             "title": offer.title_en,
             "title_fr": offer.title_fr or "",
@@ -519,6 +636,7 @@ class OfferForm(OfferTermsForm):
             "status": offer.status,
             "summary": offer.summary_en,
             "meeting": offer.meeting.slug if offer.meeting_id else "",
+            "agreed_on": offer.agreed_on,
             "sources": links.sources,
             "version": offer.version,
         })

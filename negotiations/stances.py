@@ -16,7 +16,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from negotiations import bounds
-from negotiations.models import Jurisdiction, Meeting, Negotiation, Offer, Position, Stance, Statement
+from negotiations.models import Jurisdiction, Meeting, Negotiation, Offer, Position, SourcePassage, Stance, Statement
 
 # Short labels for the matrix cells; the full stance is in each cell's title and aria-label.
 SHORT_LABELS = {
@@ -206,7 +206,8 @@ class CellEvidence:
 def stance_cell_evidence(
     *, negotiation: Negotiation, jurisdiction: Jurisdiction, month: datetime.date
 ) -> CellEvidence:
-    """The evidence behind the jurisdiction's stance at the end of `month` (three queries)."""
+    """The evidence behind the jurisdiction's stance at the end of `month`, with the passages of the
+    sources that support each position (four queries)."""
     start, end = month.replace(day=1), month_end(month)
     own = Position.objects.filter(negotiation=negotiation, jurisdiction=jurisdiction)
     carried_over = own.filter(as_of__lt=start).order_by("-as_of", "-pk").values("pk")[:1]
@@ -214,7 +215,8 @@ def stance_cell_evidence(
     positions = list(
         own.filter(Q(as_of__range=(start, end)) | Q(pk=Subquery(carried_over)))
         .select_related("triggered_by_offer", "triggered_by_meeting")
-        .prefetch_related(Prefetch("evidence", queryset=Statement.objects.select_related("speaker", "source")))
+        .prefetch_related(Prefetch("evidence", queryset=Statement.objects.select_related("speaker", "source")),
+                          Prefetch("passages", queryset=SourcePassage.objects.select_related("source").order_by("pk")))
         .order_by("-as_of", "-pk")
     )
     recorded = [position for position in positions if position.as_of >= start]

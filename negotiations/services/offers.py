@@ -29,9 +29,10 @@ from negotiations.models import (
     Offer,
     PhaseInStep,
     Source,
+    TermBasis,
     Treatment,
 )
-from negotiations.terms import OfferTerms, TermsProblem
+from negotiations.terms import OfferTerms, TermBasisEntry, TermsProblem, check_basis
 
 __all__ = [
     "InvalidOfferTerms",
@@ -121,20 +122,24 @@ def offer_create(
     title_fr: str = "",
     summary_fr: str = "",
     assumptions_fr: str = "",
+    agreed_on: datetime.date | None = None,
+    basis: Iterable[TermBasisEntry] | None = None,
 ) -> Offer:
     """Record a new offer with its terms: funding sources, treatments and phase-in, all or nothing.
 
-    An empty ``slug`` is made from the title (with a number added if needed).
+    An empty ``slug`` is made from the title (with a number added if needed). ``basis`` gives
+    the basis of its terms (``negotiations.terms.check_basis`` rules; source keys are slugs).
     Raises InvalidOfferTerms, OfferSlugTaken, or ValidationError keyed by field.
     """
     tabled_by = list(tabled_by)
     _refuse_broken_terms(terms)
+    basis_rows = _basis_rows(basis)
     with transaction.atomic():
         jurisdictions = _treated_jurisdictions(terms)
         offer = Offer(
             negotiation=negotiation, slug=slug or _free_slug(title),
             tabled_on=tabled_on, date_precision=date_precision, responds_to=responds_to, status=status,
-            meeting=meeting,
+            meeting=meeting, agreed_on=agreed_on,
         )
         _apply_texts(offer, title=title, summary=summary, title_fr=title_fr, summary_fr=summary_fr,
                      assumptions_fr=assumptions_fr)
@@ -151,6 +156,8 @@ def offer_create(
         offer.save(update_fields=["version"])
         offer.history.filter(history_type="~").update(history_type="+")
         _write_rows(offer, terms, jurisdictions, actor)
+        if basis_rows is not None:
+            _write_basis(offer, basis_rows, actor)
     return offer
 
 
@@ -174,17 +181,21 @@ def offer_update(
     title_fr: str = "",
     summary_fr: str = "",
     assumptions_fr: str = "",
+    agreed_on: datetime.date | None = None,
+    basis: Iterable[TermBasisEntry] | None = None,
 ) -> Offer:
     """Replace an offer's fields and terms, provided nobody saved it since ``expected_version``.
 
     Only the rows that change are written, so each row's history shows real changes.
-    An empty ``slug`` keeps the current one. Raises OfferChangedMeanwhile,
-    InvalidOfferTerms, OfferSlugTaken, or ValidationError keyed by field.
+    An empty ``slug`` keeps the current one; ``basis=None`` keeps the terms' bases as they are.
+    Raises OfferChangedMeanwhile, InvalidOfferTerms, OfferSlugTaken, or ValidationError keyed by field.
     """
     tabled_by = list(tabled_by)
     sources = list(sources)
     _refuse_broken_terms(terms)
+    basis_rows = _basis_rows(basis)
     with transaction.atomic():
+        record_cache.record_changed()  # the record version's lock before the offer's, as every writer takes them
         # Claim the version first: a concurrent save makes this match no row.
         claimed = Offer.objects.filter(pk=offer.pk, version=expected_version).update(version=F("version") + 1)
         if not claimed:
@@ -201,6 +212,7 @@ def offer_update(
         offer.responds_to = responds_to
         offer.status = status
         offer.meeting = meeting
+        offer.agreed_on = agreed_on
         _apply_scalar_terms(offer, terms)
         _validate(offer, tabled_by=tabled_by)
 
@@ -214,6 +226,8 @@ def offer_update(
             offer.tabled_by.set(tabled_by)
         if {s.pk for s in sources} != set(offer.sources.values_list("pk", flat=True)):
             offer.sources.set(sources)
+        if basis_rows is not None:
+            _write_basis(offer, basis_rows, actor)
     return offer
 
 
@@ -266,6 +280,49 @@ def _apply_scalar_terms(offer: Offer, terms: OfferTerms) -> None:
             offer.assumptions_en = (terms.assumptions or "").strip()
         else:
             setattr(offer, name, getattr(terms, name))
+
+
+def _basis_rows(basis: Iterable[TermBasisEntry] | None) -> list[TermBasis] | None:
+    """Unsaved TermBasis rows for ``basis``, checked by the term rules; None when not given."""
+    if basis is None:
+        return None
+    entries = list(basis)
+    pt_codes = Jurisdiction.objects.exclude(kind=Jurisdiction.Kind.FEDERAL).values_list("code", flat=True)
+    problems = check_basis(entries, list(pt_codes))
+    slugs = {entry.source for entry in entries if entry.source}
+    found = {source.slug: source for source in Source.objects.filter(slug__in=slugs)} if slugs else {}
+    problems += [
+        TermsProblem(f"basis.{entry.term}", _("There is no source “%(slug)s”.") % {"slug": entry.source})
+        for entry in entries if entry.source and entry.source not in found
+    ]
+    if problems:
+        raise InvalidOfferTerms(problems)
+    return [
+        TermBasis(term=entry.term, status=entry.status, source=found.get(entry.source),
+                  passage=entry.passage.strip(), note=entry.note.strip())
+        for entry in entries
+    ]
+
+
+def _write_basis(offer: Offer, rows: list[TermBasis], actor) -> None:
+    """Make the offer's bases exactly ``rows``, writing only the rows that change (each write is history)."""
+    current = {row.term: row for row in offer.term_basis.all()}
+    wanted = {row.term for row in rows}
+    for term, row in current.items():
+        if term not in wanted:
+            _attribute_to(row, actor)
+            row.delete()
+    for row in rows:
+        existing = current.get(row.term)
+        values = ("status", "source_id", "passage", "note")
+        if existing is not None and all(getattr(existing, v) == getattr(row, v) for v in values):
+            continue
+        if existing is not None:
+            row.pk = existing.pk
+        row.offer = offer
+        row.full_clean()
+        _attribute_to(row, actor)
+        row.save()
 
 
 def _free_slug(title: str) -> str:

@@ -388,7 +388,7 @@ def test_csv_rows_add_up_to_the_national_total(client, budget):
     assert response["Content-Type"].startswith("text/csv")
     assert response["Content-Disposition"] == 'attachment; filename="budget-2013-fiscal-effect.csv"'
     header = next(csv.reader(io.StringIO(response.content.decode())))
-    assert header == ["code", "jurisdiction", *LINE_NAMES]
+    assert header == ["code", "jurisdiction", *LINE_NAMES, "basis"]  # the last: what each row's figures rest on
     rows = read_csv(response)
     assert [row["code"] for row in rows] == [code for code, *_rest in PTS] + ["total"]
     total = rows[-1]

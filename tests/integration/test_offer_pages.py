@@ -90,7 +90,7 @@ def test_editor_sees_the_form_and_anyone_sees_the_pages(client, budget, editor):
     assert 'id="fiscal-preview"' in html
     # The preview is posted the terms alone: htmx leaves out the record's own fields.
     params = re.search(r'hx-post="/grants/preview" hx-params="not ([^"]+)"', html).group(1).split(",")
-    assert set(params) == {"title", "slug", "negotiation", "tabled_by", "tabled_on", "date_precision", "status",
+    assert set(params) == {"title", "slug", "negotiation", "tabled_by", "tabled_on", "date_precision", "status", "agreed_on",
                            "meeting", "summary", "sources", "version", "csrfmiddlewaretoken", "title_fr", "summary_fr",
                            "assumptions_fr"}
 
