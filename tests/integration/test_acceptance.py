@@ -1,0 +1,100 @@
+"""Who would sign: the Canada Job Grant data set's conditions and the verdicts that follow from its record."""
+
+import datetime
+
+import pytest
+
+from negotiations import models as m
+from negotiations.acceptance import FAILS, MEETS, UNKNOWN
+from negotiations.loading import DEFAULT_DATASET, load_dataset, read_dataset
+from negotiations.verdicts import acceptance, offer_acceptance, offer_terms, position_book
+from grants.selectors import offer_with_terms
+
+PREMIERS_JULY = ("NL", "PE", "NS", "SK", "YT", "NT", "NU")  # still on the premiers' July position in November
+
+
+@pytest.fixture
+def cjg(db):
+    load_dataset(read_dataset(DEFAULT_DATASET))
+    return m.Negotiation.objects.get(slug="canada-job-grant")
+
+
+def verdicts_of(slug):
+    result = offer_acceptance(offer_with_terms(slug))
+    return {v.jurisdiction: v for v in result.verdicts}, result
+
+
+def test_the_data_set_encodes_checks_with_their_statements(cjg):
+    ontario = m.Condition.objects.get(position__jurisdiction__code="ON", position__as_of=datetime.date(2013, 11, 8))
+    assert (ontario.term, ontario.operator, ontario.value) == ("sources.federal.LMA", "eq", "0")
+    assert ontario.statement.ref == "duguid-2013-11-08-vulnerable-workers"
+    clawback = m.Condition.objects.filter(term="shortfall_liability", operator="ne", value="province")
+    assert clawback.count() == 12
+    assert {c.statement.ref for c in clawback} == {"duguid-2014-01-29-clawback-unacceptable"}
+    assert m.Condition.objects.filter(kind="words", term="").count() > 0
+
+
+def test_budget_2013_has_no_position_in_force_so_every_verdict_is_unknown(cjg):
+    verdicts, result = verdicts_of("budget-2013")
+    assert result.meets == 0 and result.total == 13
+    assert {v.verdict for v in verdicts.values()} == {UNKNOWN}
+
+
+def test_november_offer_fails_every_government_that_refused_money_taken_from_the_lma(cjg):
+    verdicts, result = verdicts_of("federal-nov-2013")
+    assert result.meets == 0
+    for code in (*PREMIERS_JULY, "BC", "QC", "ON"):
+        assert verdicts[code].verdict == FAILS, code
+        assert "sources.federal.LMA" in {f.term for f in verdicts[code].failing}
+    lma = next(f for f in verdicts["ON"].failing if f.term == "sources.federal.LMA")
+    assert lma.gap == 5000
+    # The premiers also refused new provincial money: November still asked $5,000 a trainee of it.
+    assert {f.term for f in verdicts["NL"].failing} == {"sources.federal.LMA", "sources.provincial.PT_OWN"}
+    # Alberta's conditions are in words; Manitoba's and New Brunswick's November positions state none.
+    for code in ("AB", "MB", "NB"):
+        assert verdicts[code].verdict == UNKNOWN, code
+
+
+def test_december_offer_fails_on_the_lma_and_no_longer_on_new_provincial_money(cjg):
+    verdicts, result = verdicts_of("federal-dec-2013")
+    assert result.meets == 0
+    assert {f.term for f in verdicts["NL"].failing} == {"sources.federal.LMA"}
+    assert verdicts["ON"].verdict == FAILS
+
+
+def test_the_clawback_fails_every_government_that_said_no_clawback(cjg):
+    december = offer_with_terms("federal-dec-2013")
+    book = position_book(cjg.pk)
+    # Held against the positions of 28 January 2014, when the P/Ts called the clawback unacceptable.
+    result = acceptance(offer_terms(december), book=book, on=datetime.date(2014, 1, 28))
+    for verdict in result.verdicts:
+        assert verdict.verdict == FAILS, verdict.jurisdiction
+        if verdict.jurisdiction != "QC":
+            assert "shortfall_liability" in {f.term for f in verdict.failing}
+    assert result.meets == 0
+
+
+def test_the_counter_proposal_meets_quebec_and_is_unknown_for_the_others(cjg):
+    verdicts, result = verdicts_of("pt-counter-jan-2014")
+    assert result.meets == 1
+    assert verdicts["QC"].verdict == MEETS
+    for code, verdict in verdicts.items():
+        if code != "QC":
+            assert verdict.verdict == UNKNOWN, code
+            assert verdict.failing == ()
+            assert "shortfall_liability" not in {f.term for f in verdict.failing}
+
+
+def test_a_position_with_conditions_only_in_its_text_is_unknown_never_a_guess(cjg):
+    position = m.Position.objects.get(jurisdiction__code="MB", as_of=datetime.date(2013, 11, 8))
+    position.conditions = "Something no term can say."
+    position.save()
+    verdicts, _ = verdicts_of("federal-dec-2013")
+    assert verdicts["MB"].verdict == UNKNOWN
+    assert verdicts["MB"].in_words[0].text == "Something no term can say."
+
+
+def test_the_position_book_costs_two_queries(cjg, django_assert_num_queries):
+    with django_assert_num_queries(2):
+        book = position_book(cjg.pk)
+    assert len(book.governments) == 13
