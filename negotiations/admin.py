@@ -30,6 +30,7 @@ from negotiations.models import (
     Person,
     PhaseInStep,
     Position,
+    Condition,
     Role,
     Source,
     Statement,
@@ -565,8 +566,19 @@ class OfferAdmin(CurationAdmin):
         )
 
 
+class ConditionInline(RowsInline):
+    """A position's stated conditions: checks on a term, or words only (negotiations.acceptance)."""
+
+    model = Condition
+    fields = ("order", "kind", "text", "term", "operator", "value", "statement")
+    autocomplete_fields = ("statement",)
+    row_relations = ("position", "statement")
+    extra = 1
+
+
 @admin.register(Position)
 class PositionAdmin(CurationAdmin):
+    inlines = (ConditionInline,)
     form = VersionCheckedForm
     list_display = ("jurisdiction", "stance", "as_of", "negotiation", "summary_excerpt", "triggered_by_offer",
                     "triggered_by_meeting", "evidence_count")

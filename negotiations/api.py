@@ -19,7 +19,9 @@ from ninja import Field, Query, Router, Schema
 from ninja.errors import HttpError
 from pydantic import PlainSerializer, WithJsonSchema
 
+from negotiations.acceptance import resolve_term
 from negotiations.models import (
+    Condition,
     DatePrecision,
     FundingSource,
     Jurisdiction,
@@ -33,6 +35,7 @@ from negotiations.models import (
     Position,
     Program,
     Stance,
+    Statement,
     Treatment,
 )
 from negotiations.record import meeting_list, person_list, statement_list
@@ -485,6 +488,13 @@ def statements(request, page: Query[Page], filters: Query[StatementFilters]):
     return page_of(queryset, page, _statement_item)
 
 
+class ConditionOut(Schema):
+    term: str = Field(description="A term path, such as sources.federal.LMA or treatments.QC.")
+    operator: str = Field(description="eq, ne, le, ge, lt, gt or in.")
+    value: str
+    text: str
+
+
 class PositionOut(Schema):
     jurisdiction: str
     negotiation: str = Field(description="The negotiation's slug.")
@@ -492,6 +502,8 @@ class PositionOut(Schema):
     date_precision: choices(DatePrecision)
     stance: choices(Stance)
     summary: str
+    conditions: list[ConditionOut] = Field(description="The conditions that can be checked against an offer's terms.")
+    evidence: list[str] = Field(description="The refs of the statements that evidence the position.")
 
 
 def _position_item(position: Position) -> dict:
@@ -502,15 +514,22 @@ def _position_item(position: Position) -> dict:
         "date_precision": position.date_precision,
         "stance": position.stance,
         "summary": position.summary,
+        "conditions": [
+            {"term": resolve_term(c.term, position.jurisdiction.code), "operator": c.operator, "value": c.value,
+             "text": c.text}
+            for c in position.checks.all()
+        ],
+        "evidence": [statement.ref for statement in position.evidence.all() if statement.ref],
     }
 
 
 @router.get("/positions", response={200: Paginated[PositionOut], 422: Error}, summary="Positions")
 def positions(request, page: Query[Page], filters: Query[JurisdictionAndNegotiation]):
-    """Positions, newest first (two queries, one more for each filter)."""
-    queryset = Position.objects.select_related("jurisdiction", "negotiation").order_by(
-        "-as_of", "jurisdiction__order", "pk"
-    )
+    """Positions, newest first, with their conditions and evidence (four queries, one more for each filter)."""
+    queryset = Position.objects.select_related("jurisdiction", "negotiation").prefetch_related(
+        Prefetch("checks", queryset=Condition.objects.filter(kind=Condition.Kind.CHECK).order_by("order", "pk")),
+        Prefetch("evidence", queryset=Statement.objects.only("pk", "ref").order_by("date", "pk")),
+    ).order_by("-as_of", "jurisdiction__order", "pk")
     jurisdiction = _jurisdiction_named(filters.jurisdiction)
     if jurisdiction is not None:
         queryset = queryset.filter(jurisdiction=jurisdiction)
