@@ -19,6 +19,7 @@ from ninja import Field, Query, Router, Schema
 from ninja.errors import HttpError
 from pydantic import PlainSerializer, WithJsonSchema
 
+from negotiations import verdicts
 from negotiations.acceptance import resolve_term
 from negotiations.models import (
     Condition,
@@ -358,6 +359,42 @@ def offer(request, slug: str):
     """One offer with its terms (six queries)."""
     offer = _offer_with_terms(slug)
     return {**_offer_item(offer), "terms": _terms(offer)}
+
+
+class FailingOut(Schema):
+    term: str = Field(description="The term path checked, such as sources.federal.LMA.")
+    text: str = Field(description="The condition, in words.")
+    reason: str = Field(description="What the terms give against what the condition asks, and by how much.")
+
+
+class VerdictOut(Schema):
+    jurisdiction: str
+    verdict: Literal["meets", "fails", "unknown"]
+    failing: list[FailingOut]
+
+
+class AcceptanceOut(Schema):
+    items: list[VerdictOut]
+    count: int
+    meets: int = Field(description="How many provinces and territories the offer meets.")
+
+
+def acceptance_json(acceptance: verdicts.Acceptance) -> dict:
+    """The API's shape of the 13 verdicts (also used for scenarios)."""
+    items = [
+        {"jurisdiction": v.jurisdiction, "verdict": v.verdict,
+         "failing": [{"term": f.term, "text": f.condition.text, "reason": f.reason} for f in v.failing]}
+        for v in acceptance.verdicts
+    ]
+    return {"items": items, "count": len(items), "meets": acceptance.meets}
+
+
+@router.get("/offers/{slug:slug}/acceptance", response={200: AcceptanceOut, 404: Error},
+            summary="Who would sign an offer")
+def offer_acceptance(request, slug: str):
+    """For each P/T, whether the offer meets the conditions of its position in force when the offer was
+    tabled: ``meets``, ``fails`` (with the conditions it fails) or ``unknown`` (seven queries)."""
+    return acceptance_json(verdicts.offer_acceptance(_offer_with_terms(slug)))
 
 
 # ---------------------------------------------------------------------------

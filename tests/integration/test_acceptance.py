@@ -98,3 +98,46 @@ def test_the_position_book_costs_two_queries(cjg, django_assert_num_queries):
     with django_assert_num_queries(2):
         book = position_book(cjg.pk)
     assert len(book.governments) == 13
+
+
+def test_the_api_gives_each_verdict_with_what_fails(cjg, client):
+    body = client.get("/api/offers/federal-nov-2013/acceptance").json()
+    assert body["count"] == 13 and body["meets"] == 0
+    ontario = next(item for item in body["items"] if item["jurisdiction"] == "ON")
+    assert ontario["verdict"] == "fails"
+    assert ontario["failing"] == [{
+        "term": "sources.federal.LMA", "text": "No funding taken from programs that serve vulnerable workers.",
+        "reason": "sources.federal.LMA is 5000.00; the condition asks = 0 (off by 5000.00)",
+    }]
+    counter = client.get("/api/offers/pt-counter-jan-2014/acceptance").json()
+    assert counter["meets"] == 1
+    assert {i["jurisdiction"]: i["verdict"] for i in counter["items"]}["QC"] == "meets"
+    assert client.get("/api/offers/nowhere/acceptance").status_code == 404
+
+
+def test_the_offer_page_says_how_many_would_sign_and_why(cjg, client):
+    html = client.get("/offers/pt-counter-jan-2014/").content.decode()
+    assert "1 of 13 would sign" in html
+    assert 'data-code="QC" data-verdict="meets"' in html
+    html = client.get("/offers/federal-nov-2013/").content.decode()
+    assert "0 of 13 would sign" in html
+    assert "Fails: No funding taken from programs that serve vulnerable workers." in html
+    assert "Cannot be checked: The changes all premiers demanded before any province takes part." in html
+
+
+def test_the_verdicts_add_two_queries_to_the_offer_page(cjg, client, monkeypatch):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from negotiations.views import offers as views
+
+    url = "/offers/federal-dec-2013/"
+    client.get(url)
+    with CaptureQueriesContext(connection) as with_verdicts:
+        client.get(url)
+    precomputed = verdicts_of("federal-dec-2013")[1]
+    monkeypatch.setattr(views.verdicts, "offer_acceptance", lambda offer: precomputed)
+    with CaptureQueriesContext(connection) as without:
+        html = client.get(url).content.decode()
+    assert "0 of 13 would sign" in html
+    assert len(with_verdicts) - len(without) == 2
