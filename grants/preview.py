@@ -16,6 +16,7 @@ answered, and reads the record's version (one query) at most every FRESH_FOR
 seconds: a warm preview makes no query.
 """
 
+import datetime
 import functools
 import logging
 from dataclasses import dataclass
@@ -31,7 +32,9 @@ from grants.presentation import Numbers, direction, numbers
 from grants.selectors import engine_terms, fiscal_effect, offers_with_terms, reference_data
 from negotiations import record_cache
 from negotiations.offer_forms import OfferTermsForm, terms_parser
+from negotiations.models import Negotiation
 from negotiations.terms import FUNDING_SOURCES
+from negotiations.verdicts import acceptance, kept_position_book
 
 logger = logging.getLogger(__name__)
 
@@ -131,10 +134,12 @@ def _region(form: OfferTermsForm, version: int | None) -> dict:
                 comparison = fiscal.compare(answered_effect, effect)
             except ValueError:  # computed over other provinces and territories than these terms
                 logger.warning("the offer answered (%s) cannot be compared with these terms", answered.slug)
+    verdicts_context = _verdicts(form.data, form.terms(), version)
     names = {j.code: j.name_en for j in form.provinces}
     ranked = sorted(effect.by_jurisdiction, key=lambda lines: (-lines.provinces_need, lines.code))
     write = numbers()
     return dict(
+        **verdicts_context,
         problems=None,
         fiscal_year=effect.scenario.fiscal_year,
         answered_title=answered.title if comparison is not None else None,
@@ -186,3 +191,23 @@ def _label(form: OfferTermsForm, name: str):
     if name in form.fields:
         return form.fields[name].label
     return _GROUP_LABELS.get(name)
+
+
+def _negotiation_ids() -> dict[str, int]:
+    return dict(Negotiation.objects.values_list("slug", "pk"))
+
+
+def _verdicts(data, terms, version: int | None) -> dict:
+    """Who would sign these terms, tabled on the date typed, against the positions in force then (the
+    latest positions when no date is typed); nothing when no negotiation is chosen."""
+    # perf: the negotiations and each one's positions are kept per record version, like the parser, so a
+    # warm preview still makes no query (bench/run: preview).
+    negotiation_id = record_cache.kept(version, "negotiation-ids", _negotiation_ids).get(data.get("negotiation", ""))
+    if negotiation_id is None:
+        return {"acceptance": None}
+    try:
+        on = datetime.date.fromisoformat(data.get("tabled_on", ""))
+    except ValueError:
+        on = None
+    book = kept_position_book(negotiation_id, version=version)
+    return {"acceptance": acceptance(terms, book=book, on=on or datetime.date.max), "acceptance_dated": on is not None}

@@ -439,7 +439,9 @@ class OfferForm(OfferTermsForm):
     def preview_params(self) -> str:
         """htmx's ``hx-params`` for the live preview: every field but those of the record alone (and the
         CSRF token, which htmx sends as a header), which the preview does not read."""
-        unread = [name for name in self.declared_fields if name not in OfferTermsForm.declared_fields]
+        # The negotiation and the date are read too: the preview says who would sign on that date.
+        unread = [name for name in self.declared_fields
+                  if name not in OfferTermsForm.declared_fields and name not in ("negotiation", "tabled_on")]
         return "not " + ",".join([*unread, "csrfmiddlewaretoken"])
 
     def record(self) -> dict:

@@ -41,6 +41,11 @@ class Acceptance:
     def rows(self) -> list[tuple[Government, Verdict]]:
         return list(zip(self.governments, self.verdicts))
 
+    @property
+    def unknown(self) -> list[Government]:
+        """The governments whose verdict is unknown."""
+        return [government for government, verdict in self.rows if verdict.verdict == "unknown"]
+
     def of(self, code: str) -> Verdict | None:
         return next((v for v in self.verdicts if v.jurisdiction == code), None)
 

@@ -141,3 +141,33 @@ def test_the_verdicts_add_two_queries_to_the_offer_page(cjg, client, monkeypatch
         html = client.get(url).content.decode()
     assert "0 of 13 would sign" in html
     assert len(with_verdicts) - len(without) == 2
+
+
+def preview(client, **overrides):
+    from tests.offer_world import offer_post
+
+    return client.post("/grants/preview", offer_post(**overrides)).content.decode()
+
+
+def test_the_preview_says_who_would_sign_the_terms_typed(cjg, client):
+    # Budget 2013's terms typed on 28 January 2014: Quebec is not out, so it fails; the others say nothing checkable fails.
+    html = preview(client, tabled_on="2014-01-28")
+    assert "Who would sign: 0 of 13" in html
+    assert 'data-code="QC" data-verdict="fails"' in html and "Opt-out with full compensation." in html
+    # Quebec let out with compensation: now it meets.
+    html = preview(client, tabled_on="2014-01-28", treatment_QC="opts_out_compensated")
+    assert "Who would sign: 1 of 13" in html and 'data-code="QC" data-verdict="meets"' in html
+    # The clawback fails every government that said "no clawback".
+    html = preview(client, tabled_on="2014-01-28", shortfall_liability="province")
+    assert html.count('data-verdict="fails"') == 13
+    assert "No clawback when employers fall short." in html
+    # On 8 November 2013, money taken from the LMA fails Ontario.
+    html = preview(client, tabled_on="2013-11-08")
+    assert 'data-code="ON" data-verdict="fails"' in html
+    assert "No funding taken from programs that serve vulnerable workers." in html
+
+
+def test_the_preview_without_a_negotiation_or_with_a_bad_date_still_answers(cjg, client):
+    assert "Who would sign" not in preview(client, negotiation="")
+    html = preview(client, tabled_on="not a date")
+    assert "latest position" in html
