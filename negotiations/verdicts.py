@@ -18,6 +18,7 @@ from negotiations.acceptance import (
     count_meets,
 )
 from negotiations.models import Condition, Jurisdiction, Offer, Position
+from negotiations.offer_selectors import _TERM_ROWS as TERM_ROWS
 from negotiations.terms import OfferTerms
 
 
@@ -118,3 +119,28 @@ def offer_acceptance(offer: Offer, *, book: PositionBook | None = None) -> Accep
     was tabled: two queries, none when ``book`` is given."""
     book = book or position_book(offer.negotiation_id)
     return acceptance(offer_terms(offer), book=book, on=offer.tabled_on)
+
+
+def offer_with_term_rows(*, slug: str, negotiation_id: int | None = None) -> Offer | None:
+    """One offer with the rows its terms are made of (four queries), or None for an unknown slug
+    (or one of another negotiation than ``negotiation_id``)."""
+    offers = Offer.objects.filter(slug=slug)
+    if negotiation_id is not None:
+        offers = offers.filter(negotiation_id=negotiation_id)
+    return offers.prefetch_related(*TERM_ROWS).first()
+
+
+@dataclass(frozen=True)
+class OfferMark:
+    slug: str
+    title: str
+    tabled_on: datetime.date
+
+
+def offers_by_month(negotiation_id: int) -> dict[tuple[int, int], list[OfferMark]]:
+    """The negotiation's offers by (year, month) tabled, oldest first (one query)."""
+    marks: dict[tuple[int, int], list[OfferMark]] = {}
+    for slug, title, tabled_on in (Offer.objects.filter(negotiation_id=negotiation_id)
+                                   .order_by("tabled_on", "pk").values_list("slug", "title", "tabled_on")):
+        marks.setdefault((tabled_on.year, tabled_on.month), []).append(OfferMark(slug, title, tabled_on))
+    return marks

@@ -171,3 +171,16 @@ def test_the_preview_without_a_negotiation_or_with_a_bad_date_still_answers(cjg,
     assert "Who would sign" not in preview(client, negotiation="")
     html = preview(client, tabled_on="not a date")
     assert "latest position" in html
+
+
+def test_the_matrix_marks_each_offer_in_its_month_and_gives_the_verdicts_of_the_one_chosen(cjg, client):
+    url = "/negotiations/canada-job-grant/stances"
+    html = client.get(url).content.decode()
+    assert html.count('class="offer-mark"') == 4
+    assert f'href="{url}?offer=federal-dec-2013#deal-verdicts"' in html
+    html = client.get(url, {"offer": "pt-counter-jan-2014"}).content.decode()
+    assert "1 of 13 would sign" in html and 'data-code="QC" data-verdict="meets"' in html
+    response = client.get(url, {"offer": "no-such-offer"})
+    assert response.status_code == 400
+    assert "No offer of this negotiation is recorded as “no-such-offer”" in response.content.decode()
+    assert client.get(url + "/ON/2013-11").status_code == 200
