@@ -1,6 +1,6 @@
 from django.urls import path
 
-from grants import preview, views
+from grants import deal_views, preview, views
 
 app_name = "grants"
 
@@ -10,4 +10,5 @@ urlpatterns = [
     path("offers/<slug:slug>/fiscal/explain", views.explain, name="explain"),
     path("compare/", views.compare_page, name="compare"),
     path("grants/preview", preview.preview, name="preview"),
+    path("jurisdictions/<str:code>/offers", deal_views.jurisdiction_offers, name="jurisdiction_offers"),
 ]

@@ -53,6 +53,12 @@ class Acceptance:
 
 def position_book(negotiation_id: int) -> PositionBook:
     """The P/Ts and every position of the negotiation with its conditions (two queries)."""
+    return position_books([negotiation_id])[negotiation_id]
+
+
+def position_books(negotiation_ids) -> dict[int, PositionBook]:
+    """``position_book`` for several negotiations, in the same two queries."""
+    negotiation_ids = list(negotiation_ids)
     governments = tuple(
         Government(*row)
         for row in Jurisdiction.objects.exclude(kind=Jurisdiction.Kind.FEDERAL)
@@ -60,15 +66,15 @@ def position_book(negotiation_id: int) -> PositionBook:
     )
     # One row per condition (and one for a position without any): a LEFT JOIN, ordered for grouping.
     rows = (
-        Position.objects.filter(negotiation_id=negotiation_id)
+        Position.objects.filter(negotiation_id__in=negotiation_ids)
         .order_by("jurisdiction__code", "as_of", "pk", "checks__order", "checks__pk")
-        .values_list("pk", "jurisdiction__code", "as_of", "stance", "conditions",
+        .values_list("negotiation_id", "pk", "jurisdiction__code", "as_of", "stance", "conditions",
                      "checks__pk", "checks__kind", "checks__term", "checks__operator", "checks__value",
                      "checks__text", "checks__statement__ref")
     )
     grouped: dict[int, dict] = {}
-    for pk, code, as_of, stance, words, check_pk, kind, term, operator, value, text, ref in rows:
-        entry = grouped.setdefault(pk, {"code": code, "as_of": as_of, "stance": stance, "words": words,
+    for negotiation_id, pk, code, as_of, stance, words, check_pk, kind, term, operator, value, text, ref in rows:
+        entry = grouped.setdefault(pk, {"negotiation": negotiation_id, "code": code, "as_of": as_of, "stance": stance, "words": words,
                                         "conditions": []})
         if check_pk is not None:
             checkable = kind == Condition.Kind.CHECK
@@ -76,15 +82,19 @@ def position_book(negotiation_id: int) -> PositionBook:
                 text=text, term=term if checkable else "", operator=operator if checkable else "",
                 value=value if checkable else "", statement=ref,
             ))
-    positions: dict[str, list] = {}
+    positions: dict[int, dict[str, list]] = {negotiation_id: {} for negotiation_id in negotiation_ids}
     for entry in grouped.values():
         conditions = tuple(entry["conditions"])
         if not conditions and entry["words"].strip():
             # Conditions stated only in the position's text: in words, never a guess.
             conditions = (StatedCondition(text=entry["words"].strip()),)
         stated = Stated(jurisdiction=entry["code"], stance=entry["stance"], conditions=conditions)
-        positions.setdefault(entry["code"], []).append((entry["as_of"], stated))
-    return PositionBook(governments=governments, positions={code: tuple(items) for code, items in positions.items()})
+        positions[entry["negotiation"]].setdefault(entry["code"], []).append((entry["as_of"], stated))
+    return {
+        negotiation_id: PositionBook(governments=governments,
+                                     positions={code: tuple(items) for code, items in by_code.items()})
+        for negotiation_id, by_code in positions.items()
+    }
 
 
 def kept_position_book(negotiation_id: int, *, version: int | None = None) -> PositionBook:

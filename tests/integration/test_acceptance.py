@@ -184,3 +184,23 @@ def test_the_matrix_marks_each_offer_in_its_month_and_gives_the_verdicts_of_the_
     assert response.status_code == 400
     assert "No offer of this negotiation is recorded as “no-such-offer”" in response.content.decode()
     assert client.get(url + "/ON/2013-11").status_code == 200
+
+
+def test_each_jurisdiction_page_says_what_each_offer_costs_it_and_whether_it_meets_its_conditions(cjg, client):
+    page = client.get("/jurisdictions/ON/").content.decode()
+    assert 'hx-get="/jurisdictions/ON/offers?negotiation=canada-job-grant"' in page
+    html = client.get("/jurisdictions/ON/offers?negotiation=canada-job-grant").content.decode()
+    budget = html.split('data-offer="budget-2013"', 1)[1].split("</tr>", 1)[0]
+    # Budget 2013 in Ontario: must find new money and the LMA backfill (the premiers' $600 million, Ontario's share).
+    assert "$231,030,000" in budget and "$115,515,000" in budget
+    assert 'data-offer="budget-2013" data-verdict="unknown"' in html
+    december = html.split('data-offer="federal-dec-2013"', 1)[1].split("</tr>", 1)[0]
+    assert "yes: up to" in december  # the clawback makes Ontario liable
+    assert "verdict-fails" in december and "No funding taken from programs that serve vulnerable workers." in december
+    counter = html.split('data-offer="pt-counter-jan-2014"', 1)[1].split("</tr>", 1)[0]
+    assert "verdict-unknown" in counter
+    quebec = client.get("/jurisdictions/QC/offers?negotiation=canada-job-grant").content.decode()
+    assert 'data-offer="pt-counter-jan-2014" data-verdict="meets"' in quebec
+    assert "Offers are costed for the provinces" in client.get("/jurisdictions/CA/offers").content.decode()
+    assert client.get("/jurisdictions/ON/offers?negotiation=nowhere").status_code == 400
+    assert client.get("/jurisdictions/ZZ/offers").status_code == 404
