@@ -6,17 +6,20 @@ assumptions (employer participation, fiscal year). The engine (grants.fiscal) do
 this module only reads the query, calls the selectors and writes the lines.
 """
 
+import datetime
 from decimal import Decimal
 
 from django.http import Http404
 from ninja import Field, Query, Router, Schema
 from ninja.errors import HttpError
 
-from grants import fiscal
+from grants import fiscal, scenarios
+from grants.models import Scenario
 from grants.selectors import fiscal_effect, offers_with_terms, scenario_from
 from negotiations import record_cache
-from negotiations.api import Error, Fraction, Money
-from negotiations.models import Offer
+from negotiations.api import AcceptanceOut, Error, Fraction, Money, acceptance_json, money_json
+from negotiations.models import Jurisdiction, Offer
+from negotiations.terms import OfferTerms
 
 router = Router(tags=["fiscal effect"])
 
@@ -145,4 +148,69 @@ def offers_compare(request, a: str, b: str, scenario: Query[ScenarioQuery]):
             "national": difference.national.as_dict(),
             "by_jurisdiction": _by_jurisdiction(difference.by_jurisdiction),
         },
+    }
+
+
+# --- scenarios ------------------------------------------------------------------------------------
+
+
+class ScenarioOut(Schema):
+    id: int
+    title: str
+    negotiation: str = Field(description="The negotiation's slug.")
+    as_of: datetime.date = Field(description="Who would sign is judged against the positions in force on this date.")
+    author: str | None
+    created: datetime.datetime
+    terms: dict = Field(description="The terms, in the shape of an offer's terms.")
+    participation: Fraction
+    fiscal_year: str | None
+    fiscal_effect: FiscalEffectOut | None = Field(description="Null when the terms do not add up.")
+    acceptance: AcceptanceOut
+
+
+def _scenario_terms_json(terms: OfferTerms, pt_codes: list[str]) -> dict:
+    sources: dict[str, dict[str, str]] = {"federal": {}, "provincial": {}}
+    for payer, program, amount in terms.sources:
+        sources[payer][program] = money_json(amount)
+    treatments = dict.fromkeys(pt_codes, "participates") | dict(terms.treatments)
+    return {
+        "max_grant": money_json(terms.max_grant),
+        "split": {"federal": money_json(terms.federal_amount), "provincial": money_json(terms.provincial_amount),
+                  "employer": money_json(terms.employer_amount)},
+        "sources": sources,
+        "scale": {"program": terms.scale_program, "amount": money_json(terms.scale_amount)},
+        "employer_min_share": None if terms.employer_min_share is None else str(terms.employer_min_share),
+        "small_employer_gap_payer": terms.small_employer_gap_payer or None,
+        "shortfall_liability": terms.shortfall_liability,
+        "treatments": treatments,
+        "phase_in": [{"fiscal_year": year, "fraction": str(fraction)} for year, fraction in terms.phase_in],
+        "assumptions": terms.assumptions,
+    }
+
+
+@router.get("/scenarios/{scenario_id}", response={200: ScenarioOut, 404: Error}, summary="A saved scenario")
+def scenario(request, scenario_id: int):
+    """A saved scenario (terms, participation, fiscal year), its fiscal effect and who would sign it.
+    Scenarios are not offers: they never appear in /api/offers."""
+    found = Scenario.objects.select_related("author", "negotiation").filter(pk=scenario_id).first()
+    if found is None:
+        raise Http404(f"No scenario has the id {scenario_id}.")
+    terms = scenarios.scenario_terms(found)
+    try:
+        effect = scenarios.scenario_effect(found)
+    except (fiscal.InvalidTerms, fiscal.InvalidScenario):
+        effect = None
+    pt_codes = list(Jurisdiction.objects.exclude(kind=Jurisdiction.Kind.FEDERAL)
+                    .order_by("order", "code").values_list("code", flat=True))
+    return {
+        "id": found.pk, "title": found.title, "negotiation": found.negotiation.slug, "as_of": found.as_of,
+        "author": found.author.get_username() if found.author else None, "created": found.created,
+        "terms": _scenario_terms_json(terms, pt_codes),
+        "participation": found.participation, "fiscal_year": found.fiscal_year or None,
+        "fiscal_effect": None if effect is None else {
+            "offer": f"scenario-{found.pk}",
+            "assumptions": {"participation": effect.scenario.participation, "fiscal_year": effect.scenario.fiscal_year},
+            "national": effect.national.as_dict(), "by_jurisdiction": _by_jurisdiction(effect.by_jurisdiction),
+        },
+        "acceptance": acceptance_json(scenarios.scenario_acceptance(found)),
     }

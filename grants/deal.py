@@ -10,9 +10,10 @@ import datetime
 from dataclasses import dataclass
 
 from grants import fiscal, selectors
-from grants.presentation import numbers
+from grants.presentation import LINE_LABELS, format_percent, numbers
 from negotiations.acceptance import Verdict
 from negotiations.models import Jurisdiction, Negotiation, Treatment
+from negotiations.offer_forms import program_field, treatment_field
 from negotiations.verdicts import offer_terms, position_books
 
 
@@ -73,3 +74,64 @@ def costs_to_jurisdiction(*, jurisdiction: Jurisdiction, negotiation: Negotiatio
             verdict=own, problem=problem,
         ))
     return result
+
+
+# --- scenarios ------------------------------------------------------------------------------------
+
+SCENARIO_LINES = ("trainees", "federal_cost", "provincial_cost", "lma_diverted", "lmda_redirected",
+                  "provincial_new_money", "provinces_need", "provincial_liability")
+
+
+@dataclass(frozen=True)
+class FigureRow:
+    key: str
+    name: str
+    figures: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class EffectTable:
+    labels: tuple[str, ...]
+    rows: tuple[FigureRow, ...]
+    total: FigureRow
+    fiscal_year: str | None
+    participation: str
+
+
+def effect_table(effect: fiscal.Effect, names: dict[str, str]) -> EffectTable:
+    """The scenario page's table: a few lines by P/T and in total, written by the formatter."""
+    write = numbers()
+
+    def figures(lines: fiscal.Lines) -> tuple[str, ...]:
+        return tuple(write.line(line, getattr(lines, line)) for line in SCENARIO_LINES)
+
+    return EffectTable(
+        labels=tuple(str(LINE_LABELS[line]) for line in SCENARIO_LINES),
+        rows=tuple(FigureRow(lines.code, names.get(lines.code, lines.code), figures(lines))
+                   for lines in effect.by_jurisdiction),
+        total=FigureRow("total", "", figures(effect.national)),
+        fiscal_year=effect.scenario.fiscal_year,
+        participation=format_percent(effect.scenario.participation),
+    )
+
+
+def record_as_offer_query(scenario) -> dict[str, str]:
+    """The offer form's fields filled from a scenario: "Record as offer" opens /offers/new with them."""
+    query = {
+        "negotiation": scenario.negotiation.slug, "title": scenario.title,
+        "tabled_on": scenario.as_of.isoformat(),
+        "max_grant": str(scenario.max_grant), "federal_amount": str(scenario.federal_amount),
+        "provincial_amount": str(scenario.provincial_amount), "employer_amount": str(scenario.employer_amount),
+        "scale_program": scenario.scale_program, "scale_amount": str(scenario.scale_amount),
+        "employer_min_share": "" if scenario.employer_min_share is None else str(scenario.employer_min_share),
+        "small_employer_gap_payer": scenario.small_employer_gap_payer,
+        "shortfall_liability": scenario.shortfall_liability, "assumptions": scenario.assumptions,
+    }
+    for payer, program, amount in scenario.sources:
+        query[program_field(payer, program)] = str(amount)
+    for code, treatment in scenario.treatments.items():
+        query[treatment_field(code)] = treatment
+    for row, (year, fraction) in enumerate(scenario.phase_in):
+        query[f"phase_in_year_{row}"] = year
+        query[f"phase_in_fraction_{row}"] = str(fraction)
+    return {name: value for name, value in query.items() if value != ""}

@@ -503,6 +503,9 @@ class OfferForm(OfferTermsForm):
     def initial_from(cls, query) -> dict:
         """Initial values from a query string (``?negotiation=…&tabled_by=CA``) for the record's fields."""
         initial = {name: query[name] for name in ("negotiation", "title", "responds_to", "meeting") if query.get(name)}
+        # Terms too: a scenario recorded as an offer opens this form filled from it (grants.deal).
+        initial |= {name: value for name, value in query.items()
+                    if name not in initial and name not in ("from", "tabled_by") and value}
         if query.getlist("tabled_by"):
             initial["tabled_by"] = query.getlist("tabled_by")
         return initial
