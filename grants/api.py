@@ -8,17 +8,19 @@ this module only reads the query, calls the selectors and writes the lines.
 
 import datetime
 from decimal import Decimal
+from typing import Any, Literal
 
 from django.http import Http404
 from ninja import Field, Query, Router, Schema
 from ninja.errors import HttpError
 
-from grants import fiscal, scenarios
+from grants import deal, fiscal, scenarios
 from grants.models import Scenario
 from grants.selectors import fiscal_effect, offers_with_terms, scenario_from
 from negotiations import record_cache
 from negotiations.api import AcceptanceOut, Error, Fraction, Money, acceptance_json, money_json
-from negotiations.models import Jurisdiction, Offer
+from negotiations.concessions import FEDERAL, PROVINCES
+from negotiations.models import Jurisdiction, Negotiation, Offer
 from negotiations.terms import OfferTerms
 
 router = Router(tags=["fiscal effect"])
@@ -214,3 +216,63 @@ def scenario(request, scenario_id: int):
         },
         "acceptance": acceptance_json(scenarios.scenario_acceptance(found)),
     }
+
+
+# --- concessions --------------------------------------------------------------------------------------
+
+
+def _term_json(term: str, value):
+    """A term's value for JSON: money as a string with two decimals, a share as written, null for none."""
+    if term == "phase_in":
+        return [{"fiscal_year": year, "fraction": str(fraction)} for year, fraction in value]
+    if isinstance(value, Decimal):
+        return str(value) if term == "employer_min_share" else money_json(value)
+    return value if value != "" else None
+
+
+class RoundOut(Schema):
+    offer: str
+    tabled_on: datetime.date
+    party: Literal["federal", "provinces"]
+    value: Any
+
+
+class TermRoundsOut(Schema):
+    term: str
+    rounds: list[RoundOut]
+
+
+class ConcessionsOut(Schema):
+    terms: list[TermRoundsOut]
+    distance: dict = Field(description="The two sides' latest offers, the terms on which they differ, and how much "
+                                       "more each P/T must find under Ottawa's latest offer than under its own "
+                                       "counter-proposal (null parts until both sides have tabled an offer).")
+
+
+@router.get("/negotiations/{slug:slug}/concessions", response={200: ConcessionsOut, 404: Error},
+            summary="Concessions round by round")
+def negotiation_concessions(request, slug: str):
+    """Each term's value offer by offer (Ottawa's offers and the P/Ts' counter-proposals), and the distance
+    between the latest offer of each side, term by term and in money."""
+    negotiation = Negotiation.objects.filter(slug=slug).first()
+    if negotiation is None:
+        raise Http404(f"No negotiation has the slug '{slug}'.")
+    result, money = deal.money_distance(negotiation.pk)
+    terms = [{"term": t.term, "rounds": [{"offer": v.offer, "tabled_on": v.tabled_on, "party": v.party,
+                                          "value": _term_json(t.term, v.value)} for v in t.rounds]}
+             for t in result.terms]
+    distance = {
+        "federal_offer": result.latest[FEDERAL].slug if FEDERAL in result.latest else None,
+        "provinces_offer": result.latest[PROVINCES].slug if PROVINCES in result.latest else None,
+        "terms": [{"term": g.term, "federal": _term_json(g.term, g.federal), "provinces": _term_json(g.term, g.provinces)}
+                  for g in result.gaps],
+        "national": None, "by_jurisdiction": [],
+    }
+    if money is not None and money.problem is None:
+        def side(s):
+            return {"provinces_need_federal_offer": money_json(s.federal_need),
+                    "provinces_need_own_offer": money_json(s.provinces_need),
+                    "more_to_find": money_json(s.more_to_find)}
+        distance["national"] = side(money.national)
+        distance["by_jurisdiction"] = [{"code": s.code, **side(s)} for s in money.by_jurisdiction]
+    return {"terms": terms, "distance": distance}

@@ -8,13 +8,15 @@ and every number is written by ``grants.presentation``.
 
 import datetime
 from dataclasses import dataclass
+from decimal import Decimal
 
 from grants import fiscal, selectors
-from grants.presentation import LINE_LABELS, format_percent, numbers
+from grants.presentation import LINE_LABELS, YearOption, format_percent, numbers
 from negotiations.acceptance import Verdict
-from negotiations.models import Jurisdiction, Negotiation, Treatment
+from negotiations.concessions import FEDERAL, PROVINCES, Concessions, concessions
+from negotiations.models import Jurisdiction, Negotiation, Offer, Treatment
 from negotiations.offer_forms import program_field, treatment_field
-from negotiations.verdicts import offer_terms, position_books
+from negotiations.verdicts import negotiation_rounds, offer_terms, position_books
 
 
 @dataclass(frozen=True)
@@ -135,3 +137,110 @@ def record_as_offer_query(scenario) -> dict[str, str]:
         query[f"phase_in_year_{row}"] = year
         query[f"phase_in_fraction_{row}"] = str(fraction)
     return {name: value for name, value in query.items() if value != ""}
+
+
+# --- concessions: the distance between the two sides in money ------------------------------------------
+
+
+@dataclass(frozen=True)
+class SideByJurisdiction:
+    code: str
+    name: str
+    federal_need: Decimal  # what the P/T must find under Ottawa's latest offer
+    provinces_need: Decimal  # ... under the P/Ts' own latest counter-proposal
+    more_to_find: Decimal  # federal_need - provinces_need
+
+
+@dataclass(frozen=True)
+class MoneyDistance:
+    federal_offer: Offer
+    provinces_offer: Offer
+    national: SideByJurisdiction
+    by_jurisdiction: tuple[SideByJurisdiction, ...]
+    problem: str | None = None
+
+
+def money_distance(negotiation_id: int) -> tuple[Concessions, MoneyDistance | None]:
+    """The concessions of a negotiation, and how much more each P/T must find under Ottawa's latest offer
+    than under the P/Ts' latest counter-proposal (None until both sides have tabled one)."""
+    rounds, offers = negotiation_rounds(negotiation_id)
+    codes = [j.code for j in selectors.reference_data().jurisdictions]
+    result = concessions(rounds, codes)
+    if len(result.latest) < 2:
+        return result, None
+    by_slug = {offer.slug: offer for offer in offers}
+    federal, provinces = by_slug[result.latest[FEDERAL].slug], by_slug[result.latest[PROVINCES].slug]
+    try:
+        theirs, ours = selectors.fiscal_effect(federal), selectors.fiscal_effect(provinces)
+    except fiscal.InvalidTerms as error:
+        return result, MoneyDistance(federal, provinces, None, (), problem=str(error))
+    names = selectors.jurisdiction_names()
+
+    def side(code, name, a: fiscal.Lines, b: fiscal.Lines) -> SideByJurisdiction:
+        return SideByJurisdiction(code, name, a.provinces_need, b.provinces_need, a.provinces_need - b.provinces_need)
+
+    return result, MoneyDistance(
+        federal, provinces,
+        national=side("total", "", theirs.national, ours.national),
+        by_jurisdiction=tuple(side(a.code, names.get(a.code, a.code), a, b)
+                              for a, b in zip(theirs.by_jurisdiction, ours.by_jurisdiction)),
+    )
+
+
+# --- years: the comparison per fiscal year and over a multi-year window -----------------------------------
+
+YEAR_LINES = ("provinces_need", "lma_diverted", "federal_cost")
+
+
+@dataclass(frozen=True)
+class YearRow:
+    fiscal_year: str  # "" for the total over the window
+    figures: tuple[tuple[str, str, str, str], ...]  # (line, a, b, b - a) for each of YEAR_LINES
+
+
+@dataclass(frozen=True)
+class YearsTable:
+    labels: tuple[str, ...]
+    rows: tuple[YearRow, ...]
+    total: YearRow
+
+
+def phase_in_years(*offers) -> list[str]:
+    """The fiscal years of the offers' phase-ins, in order (offers None for the status quo are skipped)."""
+    return sorted({step.fiscal_year for offer in offers if offer is not None for step in offer.phase_in.all()})
+
+
+def year_options(offers, chosen: str) -> list:
+    """The one year selector's options for these offers: each year of their phase-in (with the chosen year
+    even when it is not one of them), after the default, the year at full scale."""
+    years = phase_in_years(*offers)
+    if chosen and chosen not in years:
+        years = sorted([*years, chosen])
+    return [YearOption(year, year, year == chosen) for year in years]
+
+
+def compare_years(a, b, effect_of) -> YearsTable | None:
+    """A against B in each year of their phase-ins and over the whole window (None without a phase-in).
+
+    ``effect_of(offer, fiscal_year)`` gives an offer's (or, for None, the status quo's) effect that year."""
+    years = phase_in_years(a, b)
+    if not years:
+        return None
+    write = numbers()
+    totals = {side: {line: Decimal(0) for line in YEAR_LINES} for side in ("a", "b")}
+    rows = []
+    for year in years:
+        sides = {"a": effect_of(a, year).national, "b": effect_of(b, year).national}
+        figures = []
+        for line in YEAR_LINES:
+            value_a, value_b = getattr(sides["a"], line), getattr(sides["b"], line)
+            totals["a"][line] += value_a
+            totals["b"][line] += value_b
+            figures.append((line, write.money(value_a), write.money(value_b), write.change(line, value_b - value_a)))
+        rows.append(YearRow(year, tuple(figures)))
+    total = YearRow("", tuple(
+        (line, write.money(totals["a"][line]), write.money(totals["b"][line]),
+         write.change(line, totals["b"][line] - totals["a"][line]))
+        for line in YEAR_LINES
+    ))
+    return YearsTable(labels=tuple(str(LINE_LABELS[line]) for line in YEAR_LINES), rows=tuple(rows), total=total)

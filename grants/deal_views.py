@@ -154,3 +154,23 @@ def scenario_compare(request, pk):
         context["problems"] = [getattr(e, "message", str(e)) for e in getattr(error, "errors", [error])]
     context["acceptance"] = scenarios.scenario_acceptance(scenario)
     return render(request, "grants/scenario_compare.html", context)
+
+
+@require_safe
+def negotiation_distance(request, slug):
+    """How much more each P/T must find under Ottawa's latest offer than under its own counter-proposal:
+    a fragment the negotiation page loads into itself."""
+
+    def build():
+        negotiation = get_object_or_404(Negotiation, slug=slug)
+        _result, money = deal.money_distance(negotiation.pk)
+        write = presentation.numbers()
+        rows, total = [], None
+        if money is not None and money.problem is None:
+            rows = [(side, write.money(side.federal_need), write.money(side.provinces_need),
+                     write.change("provinces_need", side.more_to_find))
+                    for side in (*money.by_jurisdiction, money.national)]
+            rows, total = rows[:-1], rows[-1]
+        return {"negotiation": negotiation, "money": money, "rows": rows, "total": total}
+
+    return _render(request, "grants/negotiation_distance.html", "region", build, always_region=True)

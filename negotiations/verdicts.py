@@ -17,6 +17,7 @@ from negotiations.acceptance import (
     Verdict,
     count_meets,
 )
+from negotiations.concessions import FEDERAL, PROVINCES, Round
 from negotiations.models import Condition, Jurisdiction, Offer, Position
 from negotiations.offer_selectors import _TERM_ROWS as TERM_ROWS
 from negotiations.terms import OfferTerms
@@ -154,3 +155,17 @@ def offers_by_month(negotiation_id: int) -> dict[tuple[int, int], list[OfferMark
                                    .order_by("tabled_on", "pk").values_list("slug", "title", "tabled_on")):
         marks.setdefault((tabled_on.year, tabled_on.month), []).append(OfferMark(slug, title, tabled_on))
     return marks
+
+
+def negotiation_rounds(negotiation_id: int):
+    """The negotiation's offers as rounds of ``negotiations.concessions`` (oldest first), with the P/T codes:
+    five queries. An offer tabled by the federal government is Ottawa's; any other, the P/Ts'."""
+    offers = list(Offer.objects.filter(negotiation_id=negotiation_id).order_by("tabled_on", "pk").prefetch_related(
+        *TERM_ROWS, "tabled_by"))
+    rounds = [
+        Round(offer.slug, offer.title, offer.tabled_on,
+              FEDERAL if any(j.kind == Jurisdiction.Kind.FEDERAL for j in offer.tabled_by.all()) else PROVINCES,
+              offer_terms(offer))
+        for offer in offers
+    ]
+    return rounds, offers
