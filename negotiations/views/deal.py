@@ -21,7 +21,10 @@ PARTY_LABELS = {rules.FEDERAL: _("Ottawa"), rules.PROVINCES: _("Provinces and te
 def shown(term: str, value) -> str:
     """A term's value as the page writes it."""
     if term == "phase_in":
-        return ", ".join(f"{year}: {number_format(fraction, force_grouping=True)}" for year, fraction in value) or "—"
+        if not value:
+            return "—"
+        (first, start), (last, end) = value[0], value[-1]
+        return f"{first} → {last}: {number_format(start.normalize())} → {number_format(end.normalize())}"
     if value is None or value == "":
         return "—"
     if isinstance(value, Decimal):
