@@ -15,6 +15,7 @@ be held against. A verdict is:
   negotiation and states no condition).
 """
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -287,6 +288,15 @@ class PositionBook:
                 latest = stated
             found[government.code] = latest
         return found
+
+    @functools.cached_property
+    def checked_terms(self) -> tuple[str, ...]:
+        """Every term path some condition checks (``treatments.own`` resolved): the only terms a verdict reads."""
+        return tuple(sorted({
+            resolve_term(condition.term, code)
+            for code, dated in self.positions.items() for _as_of, stated in dated
+            for condition in stated.conditions if condition.checkable
+        }))
 
     def judge(self, terms: OfferTerms, on) -> tuple[Verdict, ...]:
         """Each P/T's verdict on ``terms`` tabled on the date ``on``."""
