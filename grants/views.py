@@ -15,7 +15,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from grants import csv_export, fiscal, presentation, selectors, term_basis
+from grants import csv_export, deal, fiscal, presentation, selectors, term_basis
 from grants.forms import CompareForm
 from negotiations.cached_pages import render_page
 
@@ -150,23 +150,36 @@ def compare_page(request):
         # The pickers need every offer's name; only the two compared need their terms.
         form = CompareForm(request.GET, offers=list(selectors.offer_choices()))
         context = {"form": form, "comparison": None, "problems": (), "a": None, "b": None,
-                   "swap_url": None}
+                   "swap_url": None, "years": None, "year_options": (), "year_error": None}
         if not form.is_valid():
             return {**context, "status": 400}
 
         slugs = {form.cleaned_data["a"], form.cleaned_data["b"]}
         with_terms = {offer.slug: offer for offer in selectors.offers_with_terms().filter(slug__in=slugs)}
         effects, problems = {}, []
+        year = request.GET.get("fiscal_year", "")
+        scenario = _scenario({"fiscal_year": year})
+        try:
+            fiscal.status_quo(selectors.reference_data(), scenario)  # the engine checks the year
+        except fiscal.InvalidScenario as error:
+            context["year_error"] = error.message
+            scenario, context["status"] = fiscal.Scenario(), 400
+
+        def effect_of(offer, fiscal_year=None):
+            chosen = scenario if fiscal_year is None else _scenario({"fiscal_year": fiscal_year})
+            return selectors.status_quo_effect(chosen) if offer is None else selectors.fiscal_effect(offer, chosen)
+
         for side in ("a", "b"):
             offer = with_terms.get(form.cleaned_data[side])
             context[side] = offer
-            if offer is None:
-                effects[side] = selectors.status_quo_effect()
-                continue
             try:
-                effects[side] = selectors.fiscal_effect(offer)
+                effects[side] = effect_of(offer)
             except fiscal.InvalidTerms as error:
                 problems.append((offer, presentation.terms_problems(error)))
+        # The one year selector (grants/_year_selector.html) and each year of the phase-ins, with their total.
+        context["year_options"] = deal.year_options((context["a"], context["b"]), year)
+        if not problems:
+            context["years"] = deal.compare_years(context["a"], context["b"], effect_of)
         context["problems"] = tuple(problems)
         compared = [offer for offer in (context["a"], context["b"]) if offer is not None]
         bases = term_basis.offers_basis(compared) if compared else {}
@@ -176,7 +189,8 @@ def compare_page(request):
             context[f"basis_{side}"] = side_basis
             context[f"notes_{side}"] = (term_basis.figure_notes(side_basis, scale_program=offer.scale_program)
                                         if side_basis is not None else None)
-        swapped = urlencode({"a": form.cleaned_data["b"], "b": form.cleaned_data["a"]})
+        swapped = urlencode({"a": form.cleaned_data["b"], "b": form.cleaned_data["a"],
+                             **({"fiscal_year": year} if year else {})})
         context["swap_url"] = f"{reverse('grants:compare')}?{swapped}"
         if not problems:
             context["comparison"] = presentation.comparison_tables(

@@ -25,6 +25,7 @@ from simple_history.utils import get_history_model_for_model, get_m2m_reverse_fi
 
 from negotiations import record_cache
 from negotiations.models import (
+    Condition,
     FundingSource,
     Jurisdiction,
     JurisdictionTreatment,
@@ -647,8 +648,19 @@ class OfferAdmin(CurationAdmin):
         )
 
 
+class ConditionInline(RowsInline):
+    """A position's stated conditions: checks on a term, or words only (negotiations.acceptance)."""
+
+    model = Condition
+    fields = ("order", "kind", "text", "term", "operator", "value", "statement")
+    autocomplete_fields = ("statement",)
+    row_relations = ("position", "statement")
+    extra = 1
+
+
 @admin.register(Position)
 class PositionAdmin(CurationAdmin):
+    inlines = (ConditionInline,)
     form = VersionCheckedForm
     list_display = ("jurisdiction", "stance", "as_of", "negotiation", "summary_excerpt", "triggered_by_offer",
                     "triggered_by_meeting", "evidence_count")

@@ -20,7 +20,10 @@ from ninja import Field, Query, Router, Schema
 from ninja.errors import HttpError
 from pydantic import PlainSerializer, WithJsonSchema
 
+from negotiations import verdicts
+from negotiations.acceptance import resolve_term
 from negotiations.models import (
+    Condition,
     DatePrecision,
     FundingSource,
     Jurisdiction,
@@ -35,6 +38,7 @@ from negotiations.models import (
     Program,
     Source,
     Stance,
+    Statement,
     Treatment,
 )
 from negotiations.record import meeting_list, person_list, statement_list
@@ -392,6 +396,42 @@ def offer(request, slug: str):
             "agreed_on": offer.agreed_on if offer.agreed_on != offer.tabled_on else None}
 
 
+class FailingOut(Schema):
+    term: str = Field(description="The term path checked, such as sources.federal.LMA.")
+    text: str = Field(description="The condition, in words.")
+    reason: str = Field(description="What the terms give against what the condition asks, and by how much.")
+
+
+class VerdictOut(Schema):
+    jurisdiction: str
+    verdict: Literal["meets", "fails", "unknown"]
+    failing: list[FailingOut]
+
+
+class AcceptanceOut(Schema):
+    items: list[VerdictOut]
+    count: int
+    meets: int = Field(description="How many provinces and territories the offer meets.")
+
+
+def acceptance_json(acceptance: verdicts.Acceptance) -> dict:
+    """The API's shape of the 13 verdicts (also used for scenarios)."""
+    items = [
+        {"jurisdiction": v.jurisdiction, "verdict": v.verdict,
+         "failing": [{"term": f.term, "text": f.condition.text, "reason": f.reason} for f in v.failing]}
+        for v in acceptance.verdicts
+    ]
+    return {"items": items, "count": len(items), "meets": acceptance.meets}
+
+
+@router.get("/offers/{slug:slug}/acceptance", response={200: AcceptanceOut, 404: Error},
+            summary="Who would sign an offer")
+def offer_acceptance(request, slug: str):
+    """For each P/T, whether the offer meets the conditions of its position in force when the offer was
+    tabled: ``meets``, ``fails`` (with the conditions it fails) or ``unknown`` (seven queries)."""
+    return acceptance_json(verdicts.offer_acceptance(_offer_with_terms(slug)))
+
+
 # ---------------------------------------------------------------------------
 # People, meetings, statements, positions
 
@@ -564,6 +604,13 @@ def statements(request, page: Query[Page], filters: Query[StatementFilters]):
     return page_of(queryset, page, _statement_item)
 
 
+class ConditionOut(Schema):
+    term: str = Field(description="A term path, such as sources.federal.LMA or treatments.QC.")
+    operator: str = Field(description="eq, ne, le, ge, lt, gt or in.")
+    value: str
+    text: str
+
+
 class PositionOut(Schema):
     jurisdiction: str
     negotiation: str = Field(description="The negotiation's slug.")
@@ -571,6 +618,8 @@ class PositionOut(Schema):
     date_precision: choices(DatePrecision)
     stance: choices(Stance)
     summary: str
+    conditions: list[ConditionOut] = Field(description="The conditions that can be checked against an offer's terms.")
+    evidence: list[str] = Field(description="The refs of the statements that evidence the position.")
 
 
 def _position_item(position: Position) -> dict:
@@ -581,15 +630,22 @@ def _position_item(position: Position) -> dict:
         "date_precision": position.date_precision,
         "stance": position.stance,
         "summary": position.summary,
+        "conditions": [
+            {"term": resolve_term(c.term, position.jurisdiction.code), "operator": c.operator, "value": c.value,
+             "text": c.text}
+            for c in position.checks.all()
+        ],
+        "evidence": [statement.ref for statement in position.evidence.all() if statement.ref],
     }
 
 
 @router.get("/positions", response={200: Paginated[PositionOut], 422: Error}, summary="Positions")
 def positions(request, page: Query[Page], filters: Query[JurisdictionAndNegotiation]):
-    """Positions, newest first (two queries, one more for each filter)."""
-    queryset = Position.objects.select_related("jurisdiction", "negotiation").order_by(
-        "-as_of", "jurisdiction__order", "pk"
-    )
+    """Positions, newest first, with their conditions and evidence (four queries, one more for each filter)."""
+    queryset = Position.objects.select_related("jurisdiction", "negotiation").prefetch_related(
+        Prefetch("checks", queryset=Condition.objects.filter(kind=Condition.Kind.CHECK).order_by("order", "pk")),
+        Prefetch("evidence", queryset=Statement.objects.only("pk", "ref").order_by("date", "pk")),
+    ).order_by("-as_of", "jurisdiction__order", "pk")
     jurisdiction = _jurisdiction_named(filters.jurisdiction)
     if jurisdiction is not None:
         queryset = queryset.filter(jurisdiction=jurisdiction)

@@ -7,8 +7,10 @@ Choices are named by their readable keys (a jurisdiction's code, a slug), so a l
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from negotiations.acceptance import OWN_TREATMENT, condition_problems
 from negotiations.bounds import has_control_characters
 from negotiations.models import (
+    Condition,
     Jurisdiction,
     Meeting,
     Negotiation,
@@ -19,6 +21,7 @@ from negotiations.models import (
     Stance,
     Statement,
 )
+from negotiations.terms import term_paths
 from negotiations.validators import CONTROL_CHARACTER_MESSAGE
 
 # The key each choice is submitted as.
@@ -202,3 +205,74 @@ class SearchForm(RefuseControlCharacters, forms.Form):
         error_messages={"max_length": _("A search can be at most %(limit_value)d characters long.")},
         widget=forms.TextInput(attrs={"type": "search", "autocomplete": "off"}),
     )
+
+
+class ConditionForm(forms.Form):
+    """One stated condition of a position: a check on a term (term, operator, value) or words only.
+
+    Leaving the term and the operator empty keeps the condition in words: it makes the verdict
+    ``unknown`` rather than a guess. The statement that states it is named by its ref.
+    """
+
+    text = forms.CharField(label=_("In words"), max_length=300, required=False)
+    term = forms.ChoiceField(label=_("Term"), required=False)
+    operator = forms.ChoiceField(label=_("Check"), required=False,
+                                 choices=[("", _("in words only")), *Condition.Operator.choices])
+    value = forms.CharField(label=_("Value"), max_length=200, required=False)
+    statement = forms.ModelChoiceField(
+        Statement.objects.filter(retracted=False), to_field_name="ref", required=False, label=_("Stated in"),
+        widget=forms.TextInput(attrs={"placeholder": _("the statement's ref")}),
+        error_messages={"invalid_choice": _("No statement has this ref.")},
+    )
+
+    def __init__(self, *args, term_choices=(), pt_codes=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.pt_codes = tuple(pt_codes)
+        self.fields["term"].choices = [("", _("in words only")), *term_choices]
+
+    def clean(self):
+        data = super().clean()
+        term, operator, value = data.get("term", ""), data.get("operator", ""), data.get("value", "")
+        if not self.has_changed():
+            return data
+        if not data.get("text"):
+            self.add_error("text", _("Say the condition in words, as the government stated it."))
+        for name, message in condition_problems(term=term, operator=operator, value=value,
+                                                pt_codes=self.pt_codes).items():
+            if name in self.errors:
+                continue
+            self.add_error(name, message)
+        return data
+
+    def condition(self) -> dict | None:
+        """The condition as the service takes it, or None for a row left empty."""
+        if not self.has_changed() or not self.cleaned_data.get("text"):
+            return None
+        data = self.cleaned_data
+        return {"text": data["text"], "term": data["term"], "operator": data["operator"],
+                "value": data["value"].strip() if data["term"] else "", "statement": data["statement"]}
+
+
+class BaseConditionFormSet(forms.BaseFormSet):
+    def is_valid(self) -> bool:
+        # A post without the rows at all (a script, an older page) states no condition: nothing to refuse.
+        return not self.is_bound or super().is_valid()
+
+    def conditions(self) -> list[dict]:
+        if not self.is_bound:
+            return []
+        return [c for c in (form.condition() for form in self.forms) if c is not None]
+
+
+ConditionFormSet = forms.formset_factory(ConditionForm, formset=BaseConditionFormSet, extra=4, max_num=20,
+                                         validate_max=True)
+
+
+def condition_formset(data=None, *, pt_codes: list[str]):
+    """The position form's condition rows, with the term paths of these P/Ts to choose from."""
+    paths = term_paths(pt_codes)
+    choices = [(path, path) for path in paths if path != "phase_in"]
+    choices.append((OWN_TREATMENT, _("treatments.own (the position's own jurisdiction)")))
+    if data is not None and "checks-TOTAL_FORMS" not in data:
+        data = None
+    return ConditionFormSet(data, prefix="checks", form_kwargs={"term_choices": choices, "pt_codes": pt_codes})

@@ -663,7 +663,7 @@ class _Loader:
         french = self._french("positions", position_key(codes, as_of))
         for code in codes:
             named = _Record(raw, f"position {code} as of {as_of.isoformat()}")
-            position, _ = self._upsert(m.Position, named, {
+            position, outcome = self._upsert(m.Position, named, {
                 "negotiation": self.negotiation,
                 "jurisdiction": self._jurisdiction_ref(named, "jurisdiction", code),
                 "as_of": as_of,
@@ -679,6 +679,25 @@ class _Loader:
                 "sources": [self._source_ref(named, "sources", key) for key in named.keys("sources")],
             })
             self._passages(named, position=position)
+            self._checks(named, position, write=outcome == "created" or self.update)
+
+    def _checks(self, record: _Record, position: m.Position, *, write: bool) -> None:
+        """The conditions a position states (``checks``): a term, an operator and a value, or words only."""
+        raw_checks = record.raw.get("checks", [])
+        if not isinstance(raw_checks, list):
+            raise record.error("checks", "must be a list")
+        for order, raw in enumerate(raw_checks):
+            item = _Record(raw, record.name, f"checks[{order}].")
+            statement = item.optional_text("statement")
+            term = item.text("term")
+            self._term_row(m.Condition, item, {"position": position, "order": order}, {
+                "kind": m.Condition.Kind.CHECK if term else m.Condition.Kind.WORDS,
+                "term": term,
+                "operator": item.text("operator"),
+                "value": item.text("value"),
+                "text": item.text("text", required=True),
+                "statement": self._statement_ref(item, "statement", statement) if statement else None,
+            }, write=write)
 
     # Finding and writing records.
 

@@ -9,6 +9,7 @@ from decimal import Decimal
 
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVector
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
@@ -20,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from negotiations import bounds
+from negotiations.acceptance import condition_problems
 from negotiations.validators import text_length, validate_no_control_characters, validate_record_date
 
 
@@ -634,6 +636,65 @@ class SourcePassage(models.Model):
 
     def __str__(self):
         return f"{self.source.outlet}: “{self.passage[:60]}”"
+
+
+class Condition(models.Model):
+    """One condition a position states: a check on one term of an offer, or words that no terms can be held against.
+
+    The check is a term path (``negotiations.terms.term_paths``, or ``treatments.own`` for the position's own
+    jurisdiction), an operator and a value; ``negotiations.acceptance`` holds offers against it.
+    """
+
+    class Kind(models.TextChoices):
+        CHECK = "check", _("a check on a term")
+        WORDS = "words", _("in words only (cannot be checked)")
+
+    class Operator(models.TextChoices):
+        EQ = "eq", _("is (=)")
+        NE = "ne", _("is not (≠)")
+        LE = "le", _("at most (≤)")
+        GE = "ge", _("at least (≥)")
+        LT = "lt", _("less than (<)")
+        GT = "gt", _("more than (>)")
+        IN = "in", _("one of")
+
+    position = models.ForeignKey(Position, on_delete=models.CASCADE, related_name="checks", verbose_name=_("position"))
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+    kind = models.CharField(_("kind"), max_length=5, choices=Kind.choices, default=Kind.CHECK)
+    term = models.CharField(_("term"), max_length=60, blank=True, help_text=_("A term path such as sources.federal.LMA."))
+    operator = models.CharField(_("operator"), max_length=2, choices=Operator.choices, blank=True)
+    value = models.CharField(_("value"), max_length=200, blank=True,
+                             help_text=_("An amount such as 0, a value such as province, or for “one of” a list separated by commas."))
+    text = models.CharField(_("in words"), max_length=300)
+    statement = models.ForeignKey(
+        Statement, on_delete=models.SET_NULL, null=True, blank=True, related_name="conditions_stated",
+        verbose_name=_("stated in"),
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["position", "order", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind="words", term="", operator="") | (Q(kind="check") & ~Q(term="") & ~Q(operator="")),
+                name="condition_check_has_term_and_operator",
+                violation_error_message=_("A check names a term and an operator; a condition in words names neither."),
+            ),
+        ]
+
+    def __str__(self):
+        if self.kind == self.Kind.WORDS:
+            return self.text
+        return f"{self.term} {self.operator} {self.value}"
+
+    def clean(self):
+        if self.kind == self.Kind.WORDS:
+            self.term, self.operator, self.value = "", "", ""
+            return
+        codes = Jurisdiction.objects.exclude(kind=Jurisdiction.Kind.FEDERAL).values_list("code", flat=True)
+        problems = condition_problems(term=self.term, operator=self.operator, value=self.value, pt_codes=codes)
+        if problems:
+            raise ValidationError(problems)
 
 
 class RecordVersion(models.Model):

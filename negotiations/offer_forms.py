@@ -572,7 +572,9 @@ class OfferForm(OfferTermsForm):
     def preview_params(self) -> str:
         """htmx's ``hx-params`` for the live preview: every field but those of the record alone (and the
         CSRF token, which htmx sends as a header), which the preview does not read."""
-        unread = [name for name in self.declared_fields if name not in OfferTermsForm.declared_fields]
+        # The negotiation and the date are read too: the preview says who would sign on that date.
+        unread = [name for name in self.declared_fields
+                  if name not in OfferTermsForm.declared_fields and name not in ("negotiation", "tabled_on")]
         return "not " + ",".join([*unread, "csrfmiddlewaretoken"])
 
     def record(self) -> dict:
@@ -646,6 +648,9 @@ class OfferForm(OfferTermsForm):
     def initial_from(cls, query) -> dict:
         """Initial values from a query string (``?negotiation=…&tabled_by=CA``) for the record's fields."""
         initial = {name: query[name] for name in ("negotiation", "title", "responds_to", "meeting") if query.get(name)}
+        # Terms too: a scenario recorded as an offer opens this form filled from it (grants.deal).
+        initial |= {name: value for name, value in query.items()
+                    if name not in initial and name not in ("from", "tabled_by") and value}
         if query.getlist("tabled_by"):
             initial["tabled_by"] = query.getlist("tabled_by")
         return initial

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from negotiations import record_cache
 from negotiations.models import (
+    Condition,
     Jurisdiction,
     Meeting,
     Negotiation,
@@ -112,12 +113,16 @@ def position_record(
     sources: Iterable[Source] = (),
     triggered_by_offer: Offer | None = None,
     triggered_by_meeting: Meeting | None = None,
+    checks: Iterable[dict] = (),
 ) -> Position:
     """Record where `jurisdiction` stands on `negotiation` as of a date.
 
-    Raises PositionExists when it already has a position that day, ValidationError for bad input.
+    ``checks`` are its stated conditions, each ``{text, term, operator, value, statement}`` (no term and
+    no operator: a condition in words only). Raises PositionExists when it already has a position that
+    day, ValidationError for bad input (a condition's problems are keyed ``checks``).
     """
     evidence = list(evidence)
+    checks = list(checks)
     sources = list(sources)
     if Position.objects.filter(negotiation=negotiation, jurisdiction=jurisdiction, as_of=as_of).exists():
         raise PositionExists(negotiation=negotiation, jurisdiction=jurisdiction, as_of=as_of)
@@ -131,6 +136,8 @@ def position_record(
         errors["evidence"] = _("Evidence must be statements about this negotiation.")
     elif any(statement.retracted for statement in evidence):
         errors["evidence"] = _("A retracted statement cannot be evidence.")
+    if any(c.get("statement") is not None and c["statement"].negotiation_id != negotiation.pk for c in checks):
+        errors["checks"] = _("A condition is stated in a statement about this negotiation.")
     if errors:
         raise ValidationError(errors)
 
@@ -154,6 +161,19 @@ def position_record(
         position.evidence.set(evidence)
     if sources:
         position.sources.set(sources)
+    for order, check in enumerate(checks):
+        words = not check.get("term") and not check.get("operator")
+        condition = Condition(
+            position=position, order=order, kind=Condition.Kind.WORDS if words else Condition.Kind.CHECK,
+            term=check.get("term", ""), operator=check.get("operator", ""), value=check.get("value", ""),
+            text=check["text"].strip(), statement=check.get("statement"),
+        )
+        try:
+            condition.full_clean()
+        except ValidationError as error:
+            raise ValidationError({"checks": [f"{condition.text}: {m}" for m in error.messages]}) from None
+        _attribute_to(condition, actor)
+        condition.save()
     return position
 
 

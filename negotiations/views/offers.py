@@ -14,7 +14,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from negotiations import offer_selectors, selectors
+from negotiations import offer_selectors, selectors, verdicts
 from negotiations.cached_pages import render_page
 from negotiations.offer_forms import OfferFilterForm, OfferForm
 from negotiations.services import offers as services
@@ -56,7 +56,8 @@ def offer_detail(request, slug):
     page = offer_selectors.offer_page(slug=slug)
     if page is None:
         raise Http404(_("No offer is recorded under this address."))
-    return render(request, "negotiations/offer.html", {"page": page, "offer": page.offer})
+    acceptance = verdicts.offer_acceptance(page.offer)  # two queries
+    return render(request, "negotiations/offer.html", {"page": page, "offer": page.offer, "acceptance": acceptance})
 
 
 @login_required
