@@ -36,6 +36,7 @@ from negotiations.models import (
     Source,
     Treatment,
 )
+from negotiations import money
 from negotiations.forms import scope_to_negotiation
 from negotiations.offer_selectors import OfferLinks
 from negotiations.terms import OfferTerms
@@ -62,11 +63,40 @@ def treatment_field(code: str) -> str:
     return f"treatment_{code}"
 
 
+class MoneyInput(forms.TextInput):
+    """A text box for money (a number box would drop "$300M" as empty); a whole stored amount shows
+    without its ".00"."""
+
+    def format_value(self, value):
+        if isinstance(value, Decimal) and value == value.to_integral_value():
+            return f"{value.quantize(Decimal(1)):f}"
+        return super().format_value(value)
+
+
+class MoneyField(forms.DecimalField):
+    """An amount of money as people type it ("$300M", "300 million", "15 000,50"): read by the one
+    money parser (negotiations.money), whose message says what was wrong and shows an example."""
+
+    def to_python(self, value):
+        if value in self.empty_values or (isinstance(value, str) and not value.strip()):
+            return None
+        if isinstance(value, Decimal):
+            return value
+        try:
+            return money.parse_money(str(value))
+        except money.MoneyError as error:
+            raise forms.ValidationError(_(error.template), code="invalid", params=error.params)
+
+    def widget_attrs(self, widget):
+        # A text box (a number box would drop "$300M" as empty); no step/min/max of DecimalField.
+        return {"inputmode": "decimal", "autocomplete": "off"}
+
+
 def _money_field(label, *, max_digits=12, required=True, help_text=""):
     # No min_value: a negative amount is refused by check_terms, with the admin's wording.
-    return forms.DecimalField(
+    return MoneyField(
         label=label, max_digits=max_digits, decimal_places=2, required=required, help_text=help_text,
-        widget=forms.NumberInput(attrs={"step": "0.01", "inputmode": "decimal"}),
+        widget=MoneyInput(),
     )
 
 
@@ -91,7 +121,8 @@ class OfferTermsForm(forms.Form):
         help_text=_("The program whose national amount sets the number of grants."),
     )
     scale_amount = _money_field(
-        _("National amount drawn a year"), max_digits=14, help_text=_("For example 300000000 for $300M."),
+        _("National amount drawn a year"), max_digits=14,
+        help_text=_("For example $300M, 300 million or 300,000,000."),
     )
     employer_min_share = forms.DecimalField(
         # Wider than the model field so that 15 (meant as 15 %) reaches check_terms and its message.
@@ -117,7 +148,7 @@ class OfferTermsForm(forms.Form):
         for payer, programs in PAYER_PROGRAMS.items():
             for program in programs:
                 self.fields[program_field(payer, program)] = _money_field(
-                    format_lazy("{payer}: {program}", payer=PAYER_LABELS[payer], program=Program(program).value),
+                    format_lazy("{payer}: {program}", payer=PAYER_LABELS[payer], program=Program(program).label),
                     required=False,
                 )
         for jurisdiction in self.provinces:
