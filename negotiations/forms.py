@@ -155,3 +155,17 @@ class SearchForm(forms.Form):
         error_messages={"max_length": _("A search can be at most %(limit_value)d characters long.")},
         widget=forms.TextInput(attrs={"type": "search", "autocomplete": "off"}),
     )
+
+
+class WithdrawOfferForm(forms.Form):
+    """Why and when an offer was withdrawn: asked before it is marked withdrawn."""
+
+    withdrawal_reason = forms.CharField(
+        label=_("Why was it withdrawn?"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2}),
+        error_messages={"required": _("Say why the offer was withdrawn, e.g. “replaced by the January counter-offer”.")},
+    )
+    withdrawn_on = forms.DateField(
+        label=_("Withdrawn on"), widget=_date_input(),
+        error_messages={"required": _("Give the date it was withdrawn, such as 2014-01-15."),
+                        "invalid": _("Give the date as year-month-day, such as 2014-01-15.")},
+    )

@@ -378,6 +378,8 @@ class Offer(models.Model):
     assumptions = models.TextField(
         _("assumptions"), blank=True, help_text=_("How the sources were read where they leave a term open.")
     )
+    withdrawn_on = models.DateField(_("withdrawn on"), null=True, blank=True)
+    withdrawal_reason = models.TextField(_("why it was withdrawn"), blank=True)
     version = models.PositiveIntegerField(_("version"), default=1, editable=False)
     history = HistoricalRecords(m2m_fields=[tabled_by, sources])
 
