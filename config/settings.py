@@ -67,6 +67,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "config.htmx_errors.HtmxRefusalMiddleware",
     "config.access.ReadAccessMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
 ]

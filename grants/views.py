@@ -34,11 +34,6 @@ def _render(request, template: str, region: str, build: Callable[[], dict], *, a
     if response.status_code >= 400 and request.htmx:
         # Keep the address of the last good scenario: a refused one is not worth sharing.
         response["HX-Push-Url"] = "false"
-        if response.status_code == 400 and _wants_region(request):
-            # The answer is the region with the message by the field at fault: a 200 is swapped
-            # in place by htmx (and by django-htmx's debug script) instead of replacing the page.
-            response.status_code = 200
-            response["X-Refused"] = "400"
     return response
 
 
