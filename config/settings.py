@@ -76,7 +76,7 @@ ROOT_URLCONF = "config.urls"
 
 # perf: form widgets through Django's own Jinja2 templates (bench/run "record cache off"; a select
 # of hundreds of options cost most of a form page's time through Django's template engine).
-FORM_RENDERER = "django.forms.renderers.Jinja2"
+FORM_RENDERER = "config.form_renderer.Jinja2WithFallback"
 
 # Django's model backend, with a user's permissions read in one query (config/auth.py).
 AUTHENTICATION_BACKENDS = ["config.auth.ModelBackend"]
@@ -92,6 +92,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                "config.admin_access.admin_access",
             ],
         },
     },

@@ -2,11 +2,13 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from config import admin_access
 from config.api import api
 from config.health import healthz
 from config.login import ThrottledAdminAuthenticationForm, ThrottledAuthenticationForm
 
 admin.site.login_form = ThrottledAdminAuthenticationForm
+admin.site.has_permission = admin_access.has_permission
 admin.site.site_header = "FPT Negotiations Tracker"
 admin.site.site_title = "FPT Tracker admin"
 
