@@ -76,7 +76,7 @@ def search_index(*, name: str, fields: tuple[str, ...]) -> GinIndex:
     (tests/integration/test_search_index.py checks that the plan uses it). The migration creates
     these indexes on PostgreSQL only.
     """
-    vectors = [SearchVector(field, weight=weight, config="english") for field, weight in zip(fields, "ABC")]
+    vectors = [SearchVector(field, weight=weight, config="fpt_english") for field, weight in zip(fields, "ABC")]
     expression = vectors[0]
     for vector in vectors[1:]:
         expression = expression + vector
