@@ -488,7 +488,7 @@ class OfferForm(OfferTermsForm):
         what it names (``offer_selectors.offer_links``).
 
         ``as_new`` starts a new offer from it: same negotiation, governments and
-        terms, answering it, with its own title, date, status and sources to fill in.
+        terms, answering it, with its own title, date, status, sources and assumptions to fill in.
         """
         initial = {
             "negotiation": offer.negotiation.slug,
@@ -512,6 +512,8 @@ class OfferForm(OfferTermsForm):
             initial[f"phase_in_year_{index}"] = row.fiscal_year
             initial[f"phase_in_fraction_{index}"] = row.fraction
         if as_new:
+            # The other offer's reading of its sources is not the new offer's: start it empty.
+            del initial["assumptions"]
             initial["responds_to"] = offer.slug
             return initial
         initial.update({

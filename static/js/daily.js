@@ -20,3 +20,63 @@
 
   document.addEventListener("htmx:afterSettle", function () { markFields(document); });
 })();
+
+// Nothing typed is lost (issue 16.2):
+// - a form marked data-warn-unsaved warns before the page is left with changes not saved;
+// - "Start from an existing offer" (data-confirm-overwrite) asks before replacing what was typed.
+(function () {
+  "use strict";
+
+  const dirty = new WeakSet();
+
+  function guarded(element) {
+    return element instanceof Element ? element.closest("form[data-warn-unsaved]") : null;
+  }
+
+  document.addEventListener("input", function (event) {
+    const form = guarded(event.target);
+    if (form && event.isTrusted) {
+      dirty.add(form);
+    }
+  });
+  document.addEventListener("change", function (event) {
+    const form = guarded(event.target);
+    if (form && event.isTrusted) {
+      dirty.add(form);
+    }
+  });
+  document.addEventListener("submit", function (event) {
+    if (event.target.matches && event.target.matches("form[data-warn-unsaved]")) {
+      dirty.delete(event.target);
+    }
+  });
+
+  function dirtyForms() {
+    return Array.from(document.querySelectorAll("form[data-warn-unsaved]")).filter(function (form) {
+      return dirty.has(form);
+    });
+  }
+
+  window.addEventListener("beforeunload", function (event) {
+    if (dirtyForms().length) {
+      event.preventDefault();
+      event.returnValue = "";
+    }
+  });
+
+  document.addEventListener("htmx:confirm", function (event) {
+    const asker = event.detail.elt.closest && event.detail.elt.closest("[data-confirm-overwrite]");
+    if (!asker) {
+      return;
+    }
+    const changed = dirtyForms();
+    if (!changed.length) {
+      return;
+    }
+    event.preventDefault();
+    if (window.confirm(asker.dataset.confirmOverwrite)) {
+      changed.forEach(function (form) { dirty.delete(form); });
+      event.detail.issueRequest(true);
+    }
+  });
+})();

@@ -42,3 +42,68 @@ def test_comparing_with_an_unknown_offer_keeps_the_page(page, live_server, fisca
     expect(page.locator("#compare-error")).to_contain_text("nope")
     expect(page.locator("form.compare-form, #compare-results")).not_to_have_count(0)
     expect(page.locator("header.site-header nav")).to_be_visible()
+
+
+def test_starting_from_an_existing_offer_never_erases_what_was_typed(page, live_server, fiscal_data, editor_login):
+    no_favicon(page)
+    editor_login(page)
+    page.goto(f"{live_server.url}/offers/new")
+    page.locator("#id_title").press_sequentially("My new offer")
+    # Moving through the list (arrow keys) loads nothing.
+    select = page.locator("#start-from")
+    select.focus()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    page.wait_for_timeout(800)
+    expect(page.locator("#id_title")).to_have_value("My new offer")
+
+    # "Fill in" asks first; saying no keeps everything.
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.get_by_role("button", name="Fill in").click()
+    page.wait_for_timeout(500)
+    assert asked and "replaced" in asked[0]
+    expect(page.locator("#id_title")).to_have_value("My new offer")
+
+    # Saying yes fills in the terms, but not the other offer's assumptions.
+    select.select_option("budget-2013")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Fill in").click()
+    expect(page.locator("#id_responds_to")).to_have_value("budget-2013")
+    expect(page.locator("#id_scale_amount")).to_have_value("300000000")
+    expect(page.locator("#id_assumptions")).to_have_value("")
+
+
+def test_leaving_an_offer_form_with_unsaved_changes_warns(page, live_server, fiscal_data, editor_login):
+    no_favicon(page)
+    editor_login(page)
+    page.goto(f"{live_server.url}/offers/new")
+    page.locator("#id_title").press_sequentially("Half typed")
+    warned = []
+    page.once("dialog", lambda dialog: (warned.append(dialog.type), dialog.dismiss()))
+    page.locator("header.site-header").get_by_role("link", name="Offers").click()
+    page.wait_for_timeout(800)
+    assert warned == ["beforeunload"]
+    expect(page.locator("#id_title")).to_have_value("Half typed")
+
+
+@pytest.mark.parametrize("typed", ["$300 million", "300 000 000 $", "300M"])
+def test_money_typed_as_people_write_it_reaches_the_preview(page, live_server, fiscal_data, editor_login, typed):
+    no_favicon(page)
+    editor_login(page)
+    page.goto(f"{live_server.url}/offers/new?from=budget-2013")
+    amount = page.locator("#id_scale_amount")
+    amount.fill("")
+    amount.press_sequentially(typed)
+    expect(page.locator(".preview-panel tr[data-line=trainees] td.num").first).to_have_text("60,000")
+
+
+def test_a_bad_amount_in_the_form_says_what_was_wrong(page, live_server, fiscal_data, editor_login):
+    no_favicon(page)
+    editor_login(page)
+    page.goto(f"{live_server.url}/offers/new?from=budget-2013")
+    amount = page.locator("#id_max_grant")
+    amount.fill("")
+    amount.press_sequentially("3750e")
+    expect(page.locator("#offer-form")).to_contain_text("is not a known unit")
+    expect(amount).to_have_value("3750e")
