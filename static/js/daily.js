@@ -80,3 +80,46 @@
     }
   });
 })();
+
+// Phone (issue 16.10): the main menu collapses into a button (without JavaScript it stays open);
+// a wide table marked data-scroll-end opens on its last columns (the stance matrix's latest months).
+(function () {
+  "use strict";
+
+  function setUp() {
+    const toggle = document.querySelector(".menu-toggle");
+    const menu = toggle && document.getElementById(toggle.getAttribute("aria-controls"));
+    if (toggle && menu) {
+      document.documentElement.classList.add("menu-collapsible");
+      toggle.hidden = false;
+      toggle.addEventListener("click", function () {
+        const open = toggle.getAttribute("aria-expanded") !== "true";
+        toggle.setAttribute("aria-expanded", String(open));
+        menu.classList.toggle("open", open);
+      });
+    }
+    document.querySelectorAll("[data-scroll-end]").forEach(function (frame) {
+      frame.scrollLeft = frame.scrollWidth;
+    });
+    // A table frame that scrolls sideways is a labelled region one can reach and scroll by keyboard.
+    document.querySelectorAll(".table-wrap:not([role])").forEach(function (frame) {
+      const table = frame.querySelector("table");
+      if (!table || frame.scrollWidth <= frame.clientWidth + 1) {
+        return;
+      }
+      const caption = table.querySelector("caption");
+      const section = frame.closest("section, article");
+      const heading = section && section.querySelector("h1, h2, h3");
+      const label = (caption || heading || document.querySelector("h1"));
+      frame.setAttribute("role", "region");
+      frame.setAttribute("tabindex", "0");
+      frame.setAttribute("aria-label", label ? label.textContent.trim() : document.title);
+    });
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", setUp);
+  } else {
+    setUp();
+  }
+})();

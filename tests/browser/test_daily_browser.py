@@ -107,3 +107,55 @@ def test_a_bad_amount_in_the_form_says_what_was_wrong(page, live_server, fiscal_
     amount.press_sequentially("3750e")
     expect(page.locator("#offer-form")).to_contain_text("is not a known unit")
     expect(amount).to_have_value("3750e")
+
+
+def frames_fit(page) -> list:
+    """Each framed table: [class, scrolls sideways, role, tabindex, has a label]."""
+    return page.evaluate("""() => Array.from(document.querySelectorAll('.table-wrap')).map(frame => [
+        frame.querySelector('table').className, frame.scrollWidth > frame.clientWidth + 1,
+        frame.getAttribute('role'), frame.getAttribute('tabindex'),
+        !!(frame.getAttribute('aria-label') || frame.getAttribute('aria-labelledby'))])""")
+
+
+@pytest.mark.parametrize("url", ["/offers/federal-dec-2013/", "/offers/federal-dec-2013/fiscal/",
+                                 "/compare/?a=budget-2013&b=federal-dec-2013"])
+def test_key_columns_are_in_view_at_1280(page, live_server, fiscal_data, url):
+    no_favicon(page)
+    page.goto(live_server.url + url)
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    for name, scrolls, *_ in frames_fit(page):
+        if "fiscal-table" in name or "diff-table" in name:
+            assert not scrolls, f"{name} scrolls sideways at 1280 px"
+
+
+@pytest.mark.parametrize("url", ["/offers/federal-dec-2013/", "/offers/federal-dec-2013/fiscal/",
+                                 "/compare/?a=budget-2013&b=federal-dec-2013", "/", "/stances/"])
+def test_at_phone_width_the_page_fits_and_wide_tables_scroll_in_a_labelled_frame(phone_page, live_server,
+                                                                                 fiscal_data, url):
+    no_favicon(phone_page)
+    phone_page.goto(live_server.url + url)
+    phone_page.wait_for_timeout(300)
+    assert phone_page.evaluate("document.documentElement.scrollWidth") <= 390
+    for name, scrolls, role, tabindex, labelled in frames_fit(phone_page):
+        if scrolls:
+            assert (role, tabindex, labelled) == ("region", "0", True), name
+
+
+def test_the_phone_menu_is_a_button_and_the_matrix_opens_on_the_latest_months(phone_page, live_server, fiscal_data):
+    no_favicon(phone_page)
+    phone_page.goto(live_server.url + "/stances/")
+    toggle = phone_page.locator(".menu-toggle")
+    expect(toggle).to_be_visible()
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    expect(phone_page.locator("#site-nav")).to_be_hidden()
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    expect(phone_page.locator("#site-nav").get_by_role("link", name="Offers")).to_be_visible()
+    frame = phone_page.locator(".matrix-wrap")
+    at_end = frame.evaluate("f => f.scrollLeft + f.clientWidth >= f.scrollWidth - 2")
+    assert at_end
+    # Names are not cut off: each row name shows whole.
+    cut = phone_page.evaluate("""() => Array.from(document.querySelectorAll('.matrix th[scope=row] a'))
+        .filter(a => a.scrollWidth > a.clientWidth + 1).map(a => a.textContent)""")
+    assert cut == []
