@@ -159,3 +159,13 @@ def test_the_phone_menu_is_a_button_and_the_matrix_opens_on_the_latest_months(ph
     cut = phone_page.evaluate("""() => Array.from(document.querySelectorAll('.matrix th[scope=row] a'))
         .filter(a => a.scrollWidth > a.clientWidth + 1).map(a => a.textContent)""")
     assert cut == []
+
+
+def test_an_impossible_date_range_on_a_timeline_says_so(page, live_server, fiscal_data):
+    no_favicon(page)
+    page.goto(f"{live_server.url}/jurisdictions/ON/")
+    page.fill("input[name=date_from]", "2014-01-01")
+    page.fill("input[name=date_to]", "2013-01-01")
+    page.locator("input[name=date_to]").dispatch_event("change")
+    expect(page.locator("#timeline-filter-problems")).to_contain_text("The end date is before the start date")
+    expect(page.locator("header.site-header nav")).to_be_visible()
