@@ -1,7 +1,7 @@
-"""Who may use the admin: staff, and the members of the Editor and Admin groups (they curate the
-record there, each within their group's permissions); the menu shows its link only to them."""
+"""Who may use the admin: staff, and those who may change the record (the Editor and Admin groups:
+they curate there, each within their permissions); the menu shows its link only to them.
 
-CURATOR_GROUPS = ("Editor", "Admin")
+Read from the user's permissions, which the auth backend loads once per request (no extra query)."""
 
 
 def can_use_admin(user) -> bool:
@@ -9,10 +9,7 @@ def can_use_admin(user) -> bool:
         return False
     if user.is_staff:
         return True
-    cached = getattr(user, "_can_use_admin", None)
-    if cached is None:
-        cached = user._can_use_admin = user.groups.filter(name__in=CURATOR_GROUPS).exists()
-    return cached
+    return any(perm.startswith("negotiations.change_") for perm in user.get_all_permissions())
 
 
 def has_permission(request) -> bool:

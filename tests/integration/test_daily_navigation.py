@@ -21,7 +21,7 @@ def member_of(group: str, username: str):
 
 def menu(client) -> str:
     html = client.get("/").content.decode()
-    return html[html.index('<ul class="site-nav">'):html.index("</nav>")]
+    return html[html.index('<ul class="site-nav"'):html.index("</nav>")]
 
 
 @pytest.mark.parametrize("group", ["Editor", "Admin"])
@@ -62,7 +62,7 @@ def test_404_is_in_the_sites_frame_with_a_way_on(client):
     response = client.get("/no/such/page/")
     assert response.status_code == 404
     html = response.content.decode()
-    assert '<ul class="site-nav">' in html and 'id="error-404"' in html
+    assert '<ul class="site-nav"' in html and 'id="error-404"' in html
     assert "/no/such/page/" in html and 'action="/search/"' in html
 
 
@@ -71,7 +71,7 @@ def test_403_is_in_the_sites_frame_and_says_what_to_do(client):
     response = client.post(reverse("negotiations:offer_withdraw", args=["any"]), {})
     assert response.status_code == 403
     html = response.content.decode()
-    assert '<ul class="site-nav">' in html and 'id="error-403"' in html and "Editor group" in html
+    assert '<ul class="site-nav"' in html and 'id="error-403"' in html and "Editor group" in html
 
 
 def test_500_is_in_the_sites_frame_without_the_database(django_assert_num_queries):
@@ -80,7 +80,7 @@ def test_500_is_in_the_sites_frame_without_the_database(django_assert_num_querie
         response = server_error(request)
     html = response.content.decode()
     assert response.status_code == 500
-    assert '<ul class="site-nav">' in html and 'id="error-500"' in html and 'href="/"' in html
+    assert '<ul class="site-nav"' in html and 'id="error-500"' in html and 'href="/"' in html
 
 
 def test_an_htmx_request_refused_with_a_whole_page_goes_to_it(client):
