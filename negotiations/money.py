@@ -112,4 +112,8 @@ def parse_money(text: str) -> Decimal:
     if shape["sign"] or shape["sign2"]:
         amount = -amount
     # A whole amount reads as one (3.75k is 3750, not 3750.00); cents are kept as typed.
-    return amount.quantize(Decimal(1)) if amount == amount.to_integral_value() else amount.normalize()
+    try:
+        return amount.quantize(Decimal(1)) if amount == amount.to_integral_value() else amount.normalize()
+    except InvalidOperation:  # more digits than an amount of money has
+        raise MoneyError("too_long", gettext_noop("That is too long for an amount of money. Write it like %(example)s."),
+                         example=EXAMPLE)
