@@ -74,6 +74,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "config.htmx_errors.HtmxRefusalMiddleware",
     "config.access.ReadAccessMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as axes asks
@@ -114,6 +115,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "config.i18n.alternates",
+                "config.admin_access.admin_access",
             ],
             "libraries": {"figures": "config.figures"},
         },

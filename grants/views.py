@@ -90,7 +90,8 @@ def fiscal_page(request, slug):
 
     def build():
         page = _fiscal_page(request, selectors.offer_with_terms(slug))
-        return {**page.context, "status": page.status}
+        # An htmx answer carries the messages by the scenario's fields out of band.
+        return {**page.context, "status": page.status, "oob": _wants_region(request)}
 
     if request.GET.get("summary"):
         # The offer page loads this region into itself; it is a fragment with or without htmx.

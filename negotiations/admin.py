@@ -20,7 +20,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from modeltranslation.admin import TranslationAdmin, TranslationTabularInline
 from simple_history.admin import SimpleHistoryAdmin
-from simple_history.models import DeletedObject, ModelChange, ModelDelta
+from simple_history.models import DeletedObject, ModelChange, ModelDelta, is_historic
+from simple_history.template_utils import HistoricalRecordContextHelper, ObjDiffDisplay
 from simple_history.utils import get_history_model_for_model, get_m2m_reverse_field_name
 
 from negotiations import record_cache
@@ -70,6 +71,23 @@ def excerpt(text: str, words: int = 14) -> str:
 # History pages and inline rows in a fixed number of queries
 
 
+class FullTextContextHelper(HistoricalRecordContextHelper):
+    def get_obj_diff_display(self):
+        return _WholeText()
+
+
+class _WholeText(ObjDiffDisplay):
+    def common_shorten_repr(self, *args):
+        return tuple(str(arg) for arg in args)
+
+
+class ChangeReasonMixin(forms.Form):
+    change_reason = forms.CharField(
+        label=_("Reason for this change"), required=False, max_length=100,
+        help_text=_("Shown in the history, e.g. “corrected the date from the Globe and Mail article”."),
+    )
+
+
 class CurationAdmin(TranslationAdmin, SimpleHistoryAdmin):
     """The history admin, each text of the record in English and French (title_en, title_fr), with a
     history page whose many-to-many diffs cost one query per field.
@@ -79,6 +97,28 @@ class CurationAdmin(TranslationAdmin, SimpleHistoryAdmin):
     Here each tracked many-to-many field's rows for the whole page are read at
     once and diffed in memory, with the same values simple_history shows.
     """
+
+    def get_historical_record_context_helper(self, request, historical_record):
+        # The whole old and new text, never "His d[53 chars]o more…": curators compare wording.
+        return FullTextContextHelper(self.model, historical_record, max_displayed_delta_change_chars=10**9)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Every curation form asks for a reason, stored as the history record's change reason.
+        if "change_reason" not in self.form.base_fields:
+            self.form = type(self.form.__name__, (ChangeReasonMixin, self.form), {})
+
+    def get_fieldsets(self, request, obj=None):
+        fieldsets = super().get_fieldsets(request, obj)
+        if not any("change_reason" in options.get("fields", ()) for _name, options in fieldsets):
+            fieldsets = [*fieldsets, (_("Why"), {"fields": ("change_reason",)})]
+        return fieldsets
+
+    def save_model(self, request, obj, form, change):
+        reason = (form.cleaned_data.get("change_reason") or "").strip()
+        if reason:
+            obj._change_reason = reason
+        super().save_model(request, obj, form, change)
 
     def set_history_delta_changes(self, request, historical_records, foreign_keys_are_objs=True):
         records = list(historical_records)
@@ -441,6 +481,11 @@ class VersionCheckedForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         if self.instance.pk:
             self.fields["seen_version"].initial = self.instance.version
+            if is_historic(self.instance):
+                # Reverting from the history: the instance carries the old version; the form was
+                # opened at the live row's version (simple_history builds the form from the old record).
+                live = type(self.instance).objects.filter(pk=self.instance.pk).values_list("version", flat=True).first()
+                self.fields["seen_version"].initial = live
 
     def clean(self):
         cleaned_data = super().clean()
@@ -611,7 +656,8 @@ class OfferAdmin(CurationAdmin):
 
     def save_model(self, request, obj, form, change):
         if change:
-            obj.version += 1
+            # From the live row's version (a revert's instance carries the old one).
+            obj.version = (form.cleaned_data.get("seen_version") or obj.version) + 1
         super().save_model(request, obj, form, change)
 
     @admin.display(description=_("tabled by"))
@@ -683,7 +729,8 @@ class PositionAdmin(CurationAdmin):
 
     def save_model(self, request, obj, form, change):
         if change:
-            obj.version += 1
+            # From the live row's version (a revert's instance carries the old one).
+            obj.version = (form.cleaned_data.get("seen_version") or obj.version) + 1
         super().save_model(request, obj, form, change)
 
     @admin.display(description=_("summary"))

@@ -276,3 +276,17 @@ def condition_formset(data=None, *, pt_codes: list[str]):
     if data is not None and "checks-TOTAL_FORMS" not in data:
         data = None
     return ConditionFormSet(data, prefix="checks", form_kwargs={"term_choices": choices, "pt_codes": pt_codes})
+
+
+class WithdrawOfferForm(forms.Form):
+    """Why and when an offer was withdrawn: asked before it is marked withdrawn."""
+
+    withdrawal_reason = forms.CharField(
+        label=_("Why was it withdrawn?"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2}),
+        error_messages={"required": _("Say why the offer was withdrawn, e.g. “replaced by the January counter-offer”.")},
+    )
+    withdrawn_on = forms.DateField(
+        label=_("Withdrawn on"), widget=_date_input(),
+        error_messages={"required": _("Give the date it was withdrawn, such as 2014-01-15."),
+                        "invalid": _("Give the date as year-month-day, such as 2014-01-15.")},
+    )

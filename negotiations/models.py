@@ -84,7 +84,7 @@ def search_index(*, name: str, fields: tuple[str, ...]) -> GinIndex:
     (tests/integration/test_search_index.py checks that the plan uses it). The migration creates
     these indexes on PostgreSQL only.
     """
-    vectors = [SearchVector(field, weight=weight, config="english") for field, weight in zip(fields, "ABC")]
+    vectors = [SearchVector(field, weight=weight, config="fpt_english") for field, weight in zip(fields, "ABC")]
     expression = vectors[0]
     for vector in vectors[1:]:
         expression = expression + vector
@@ -420,6 +420,8 @@ class Offer(models.Model):
         _("assumptions"), bounds.ASSUMPTIONS_LENGTH, blank=True,
         help_text=_("How the sources were read where they leave a term open."),
     )
+    withdrawn_on = models.DateField(_("withdrawn on"), null=True, blank=True)
+    withdrawal_reason = models.TextField(_("why it was withdrawn"), blank=True)
     version = models.PositiveIntegerField(_("version"), default=1, editable=False)
     history = HistoricalRecords(m2m_fields=[tabled_by, sources])
 

@@ -24,7 +24,7 @@ from django.forms.utils import ErrorList
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from negotiations import bounds
+from negotiations import bounds, money
 from negotiations.forms import RefuseControlCharacters, scope_to_negotiation
 from negotiations.models import (
     DatePrecision,
@@ -73,11 +73,40 @@ def treatment_field(code: str) -> str:
     return f"treatment_{code}"
 
 
+class MoneyInput(forms.TextInput):
+    """A text box for money (a number box would drop "$300M" as empty); a whole stored amount shows
+    without its ".00"."""
+
+    def format_value(self, value):
+        if isinstance(value, Decimal) and value == value.to_integral_value():
+            return f"{value.quantize(Decimal(1)):f}"
+        return super().format_value(value)
+
+
+class MoneyField(forms.DecimalField):
+    """An amount of money as people type it ("$300M", "300 million", "15 000,50"): read by the one
+    money parser (negotiations.money), whose message says what was wrong and shows an example."""
+
+    def to_python(self, value):
+        if value in self.empty_values or (isinstance(value, str) and not value.strip()):
+            return None
+        if isinstance(value, Decimal):
+            return value
+        try:
+            return money.parse_money(str(value))
+        except money.MoneyError as error:
+            raise forms.ValidationError(_(error.template), code="invalid", params=error.params) from error
+
+    def widget_attrs(self, widget):
+        # A text box (a number box would drop "$300M" as empty); no step/min/max of DecimalField.
+        return {"inputmode": "decimal", "autocomplete": "off"}
+
+
 def _money_field(label, *, max_digits=12, required=True, help_text=""):
     # No min_value: a negative amount is refused by check_terms, with the admin's wording.
-    return forms.DecimalField(
+    return MoneyField(
         label=label, max_digits=max_digits, decimal_places=2, required=required, help_text=help_text,
-        widget=forms.NumberInput(attrs={"step": "0.01", "inputmode": "decimal"}),
+        widget=MoneyInput(),
     )
 
 
@@ -102,7 +131,8 @@ class OfferTermsForm(RefuseControlCharacters, forms.Form):
         help_text=_("The program whose national amount sets the number of grants."),
     )
     scale_amount = _money_field(
-        _("National amount drawn a year"), max_digits=14, help_text=_("For example 300000000 for $300M."),
+        _("National amount drawn a year"), max_digits=14,
+        help_text=_("For example $300M, 300 million or 300,000,000."),
     )
     employer_min_share = forms.DecimalField(
         # Wider than the model field so that 15 (meant as 15 %) reaches check_terms and its message.
@@ -129,7 +159,7 @@ class OfferTermsForm(RefuseControlCharacters, forms.Form):
         for payer, programs in PAYER_PROGRAMS.items():
             for program in programs:
                 self.fields[program_field(payer, program)] = _money_field(
-                    format_lazy("{payer}: {program}", payer=PAYER_LABELS[payer], program=Program(program).value),
+                    format_lazy("{payer}: {program}", payer=PAYER_LABELS[payer], program=Program(program).label),
                     required=False,
                 )
         for jurisdiction in self.provinces:
@@ -592,7 +622,7 @@ class OfferForm(OfferTermsForm):
         what it names (``offer_selectors.offer_links``).
 
         ``as_new`` starts a new offer from it: same negotiation, governments and
-        terms, answering it, with its own title, date, status and sources to fill in.
+        terms, answering it, with its own title, date, status, sources and assumptions to fill in.
         """
         initial = {
             "negotiation": offer.negotiation.slug,
@@ -618,6 +648,9 @@ class OfferForm(OfferTermsForm):
             initial[f"phase_in_fraction_{index}"] = row.fraction
         if as_new:
             # A new offer's terms need their own basis: the old one's sources do not report them.
+            # Nor is its reading of the sources: the assumptions start empty.
+            initial.pop("assumptions", None)
+            initial.pop("assumptions_fr", None)
             initial["responds_to"] = offer.slug
             return initial
         for term, (status, source, passage, note) in links.basis.items():

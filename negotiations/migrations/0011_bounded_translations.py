@@ -2,7 +2,13 @@
 
 import django.core.validators
 import negotiations.validators
+from importlib import import_module
+
 from django.db import migrations, models
+
+OffPostgreSQLWithoutSearchIndexes = import_module(
+    "negotiations.migrations.0006_i13_bounds"
+).OffPostgreSQLWithoutSearchIndexes
 
 
 class Migration(migrations.Migration):
@@ -11,7 +17,9 @@ class Migration(migrations.Migration):
         ('negotiations', '0010_merge_i15fr'),
     ]
 
-    operations = [
+    # Off PostgreSQL, SQLite rebuilds each table with every index of its model: the PostgreSQL-only
+    # full-text indexes are left out, as 0006_i13_bounds does.
+    operations = [OffPostgreSQLWithoutSearchIndexes([
         migrations.AddField(
             model_name='historicalkeydate',
             name='note_en',
@@ -232,4 +240,5 @@ class Migration(migrations.Migration):
             name='retraction_note_fr',
             field=models.CharField(blank=True, max_length=300, null=True, validators=[negotiations.validators.validate_no_control_characters], verbose_name='why retracted'),
         ),
+    ]),
     ]

@@ -231,19 +231,32 @@ def offer_update(
     return offer
 
 
-def offer_withdraw(*, actor: AbstractBaseUser | None, offer: Offer) -> Offer:
-    """Mark an offer withdrawn (it stays on the record). Raises OfferAlreadyWithdrawn."""
+def offer_withdraw(*, actor: AbstractBaseUser | None, offer: Offer, reason: str = "",
+                   withdrawn_on: datetime.date | None = None) -> Offer:
+    """Mark an offer withdrawn (it stays on the record), with why and when (today by default).
+
+    Raises OfferAlreadyWithdrawn, or ValidationError for a date before the offer was tabled.
+    """
+    withdrawn_on = withdrawn_on or datetime.date.today()
     with transaction.atomic():
         record_cache.record_changed()  # the version's lock before the offer's, as every writer takes them
         current = Offer.objects.select_for_update().get(pk=offer.pk)
         if current.status == Offer.Status.WITHDRAWN:
             raise OfferAlreadyWithdrawn(offer=current)
+        if withdrawn_on < current.tabled_on:
+            raise ValidationError({"withdrawn_on": _(
+                "An offer cannot be withdrawn before it was tabled (%(tabled_on)s)."
+            ) % {"tabled_on": current.tabled_on.isoformat()}})
         current.status = Offer.Status.WITHDRAWN
+        current.withdrawn_on = withdrawn_on
+        current.withdrawal_reason = reason.strip()
         # A new version, so an edit started before the withdrawal is refused instead of undoing it.
         current.version += 1
         current.full_clean()
         _attribute_to(current, actor)
-        current.save(update_fields=["status", "version"])
+        current._change_reason = _("Withdrawn: %(reason)s") % {"reason": current.withdrawal_reason} if reason else ""
+        current.save(update_fields=["status", "version", "withdrawn_on", "withdrawal_reason"])
+    offer.withdrawn_on, offer.withdrawal_reason = current.withdrawn_on, current.withdrawal_reason
     offer.status, offer.version = current.status, current.version
     return offer
 

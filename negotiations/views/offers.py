@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from negotiations import offer_selectors, selectors, verdicts
 from negotiations.cached_pages import render_page
+from negotiations.forms import WithdrawOfferForm
 from negotiations.offer_forms import OfferFilterForm, OfferForm
 from negotiations.services import offers as services
 
@@ -144,12 +145,22 @@ def offer_withdraw(request, slug):
     offer = offer_selectors.offer_for_form(slug=slug)
     if offer is None:
         raise Http404(_("No offer is recorded under this address."))
-    try:
-        services.offer_withdraw(actor=request.user, offer=offer)
-    except services.OfferAlreadyWithdrawn as error:
-        messages.info(request, str(error))
-    else:
-        messages.success(request, _("The offer “%(title)s” is marked withdrawn.") % {"title": offer.title})
+    form = WithdrawOfferForm(request.POST)
+    if form.is_valid():
+        try:
+            services.offer_withdraw(actor=request.user, offer=offer, reason=form.cleaned_data["withdrawal_reason"],
+                                    withdrawn_on=form.cleaned_data["withdrawn_on"])
+        except services.OfferAlreadyWithdrawn as error:
+            messages.info(request, str(error))
+        except ValidationError as error:
+            for field, problems in error.message_dict.items():
+                for problem in problems:
+                    form.add_error(field if field in form.fields else None, problem)
+        else:
+            messages.success(request, _("The offer “%(title)s” is marked withdrawn.") % {"title": offer.title})
+    if form.errors:
+        # What was typed stays, with the message by the field at fault.
+        return render(request, "negotiations/offer_withdraw.html", {"offer": offer, "form": form}, status=400)
     return redirect(offer)
 
 

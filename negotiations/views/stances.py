@@ -1,14 +1,23 @@
 """The stance matrix of a negotiation and the evidence behind one of its cells."""
 
-from django.shortcuts import get_object_or_404
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.vary import vary_on_headers
 
-from negotiations import stances, verdicts
+from negotiations import selectors, stances, verdicts
 from negotiations.cached_pages import render_page
 from negotiations.models import Jurisdiction, Negotiation
 
 TEMPLATE = "negotiations/stances.html"
+
+
+def current_matrix(request):
+    """The main menu's "Stances": the matrix of the current negotiation."""
+    negotiation = selectors.default_negotiation()
+    if negotiation is None:
+        raise Http404(_("No negotiation is recorded yet."))
+    return redirect("negotiations:stances", slug=negotiation.slug)
 
 
 def matrix(request, slug):

@@ -360,7 +360,7 @@ def test_withdraw_marks_the_offer_and_keeps_it(client, budget, editor):
     url = reverse("negotiations:offer_withdraw", args=[budget.slug])
     assert client.get(url).status_code == 405
 
-    response = client.post(url)
+    response = client.post(url, {"withdrawal_reason": "Replaced by the counter-offer", "withdrawn_on": "2014-01-10"})
 
     assert response.status_code == 302
     budget.refresh_from_db()
@@ -369,7 +369,7 @@ def test_withdraw_marks_the_offer_and_keeps_it(client, budget, editor):
     page = client.get(budget.get_absolute_url()).content.decode()
     assert "marked withdrawn" in page
     assert "Mark it withdrawn" not in page
-    client.post(url)
+    client.post(url, {"withdrawal_reason": "Again", "withdrawn_on": "2014-01-11"})
     assert "already withdrawn" in client.get(budget.get_absolute_url()).content.decode()
 
 

@@ -195,7 +195,7 @@ def test_titles_and_labels_are_escaped(editor_client, budget):
     assert "Compared with “&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; &amp; more”" in html
 
     html = editor_client.post(URL, offer_post(max_grant="<b>15000</b>"), **HTMX).content.decode()
-    assert "<b>" not in html and "<strong>Maximum grant per trainee:</strong> Enter a number." in html
+    assert "<b>" not in html and "<strong>Maximum grant per trainee:</strong> “&lt;b&gt;15000&lt;/b&gt;” is not an amount of money" in html
 
 
 def test_figures_are_written_in_the_reader_s_language(editor_client, budget):
