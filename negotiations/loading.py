@@ -709,7 +709,7 @@ class _Loader:
             parsed_time = datetime.time.fromisoformat(time) if time else None
         except ValueError:
             raise record.error("time", f"must be a time written like 15:00 (got {time!r})") from None
-        self._upsert(m.KeyDate, record, {"slug": slug}, {
+        self._upsert(m.KeyDate, record, {"slug": slug}, french=self._french("key_dates", slug), values={
             "negotiation": self.negotiation,
             "date": record.date("date"),
             "date_precision": record.text("date_precision") or m.DatePrecision.DAY,

@@ -18,6 +18,7 @@ TEXTS = {
     "meetings": ("slug", ("title", "location", "outcome")),
     "statements": ("ref", ("context",)),
     "offers": ("slug", ("title", "summary")),
+    "key_dates": ("slug", ("title", "note")),
 }
 
 
