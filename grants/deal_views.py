@@ -40,7 +40,7 @@ def jurisdiction_offers(request, code):
             context["costs"] = deal.costs_to_jurisdiction(jurisdiction=jurisdiction, negotiation=negotiation)
         return context
 
-    return _render(request, "grants/jurisdiction_offers.html", "region", build, always_region=True)
+    return _render(request, "grants/jurisdiction_offers.html", "region", build, params=("negotiation",), always_region=True)
 
 
 # --- scenarios ------------------------------------------------------------------------------------
@@ -173,4 +173,4 @@ def negotiation_distance(request, slug):
             rows, total = rows[:-1], rows[-1]
         return {"negotiation": negotiation, "money": money, "rows": rows, "total": total}
 
-    return _render(request, "grants/negotiation_distance.html", "region", build, always_region=True)
+    return _render(request, "grants/negotiation_distance.html", "region", build, params=(), always_region=True)

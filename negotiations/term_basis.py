@@ -6,7 +6,6 @@ The rules are in ``negotiations.terms`` (pure); this module reads the rows and n
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from django.db.models import CharField, F, TextField, Value
 from django.utils.translation import gettext as _
 
 from negotiations.models import Jurisdiction, Offer, Source, TermBasis
@@ -140,7 +139,7 @@ def provinces() -> list[tuple[str, str]]:
     """The provinces and territories as (code, name) pairs, in display order (one query)."""
     return list(
         Jurisdiction.objects.exclude(kind=Jurisdiction.Kind.FEDERAL).order_by("order", "code")
-        .values_list("code", "name_en")
+        .values_list("code", "name")
     )
 
 
@@ -151,29 +150,12 @@ def offer_basis(offer: Offer, *, pts: list[tuple[str, str]] | None = None) -> Of
 
 
 def offer_basis_with_sources(offer: Offer, sources: Iterable) -> OfferBasis:
-    """``offer_basis`` in one query: the basis rows and the P/Ts read together (a UNION of text rows).
+    """``offer_basis`` in two queries: the basis rows, and the P/Ts.
 
     ``sources`` are Source objects already loaded (the offer's own, prefetched); a basis citing
     another source costs one more query.
     """
-    text = CharField()
-    rows = (
-        TermBasis.objects.filter(offer=offer).order_by()
-        .values_list(Value("basis", output_field=text), "term", "status", "source_id", "passage", "note")
-        .union(
-            Jurisdiction.objects.exclude(kind=Jurisdiction.Kind.FEDERAL).order_by()
-            # A P/T's display order rides in the source column (a UNION has one set of columns).
-            .values_list(Value("pt", output_field=text), "code", "name_en", F("order"),
-                         Value("", output_field=TextField()), Value("", output_field=TextField())),
-            all=True,
-        )
-    )
-    pts, bases = [], []
-    for kind, key, value, source_id, passage, note in rows:
-        if kind == "pt":
-            pts.append((source_id, key, value))
-        else:
-            bases.append(TermBasis(offer=offer, term=key, status=value, source_id=source_id, passage=passage, note=note))
+    bases = list(TermBasis.objects.filter(offer=offer).order_by())
     known = {source.pk: source for source in sources}
     missing = {row.source_id for row in bases if row.source_id and row.source_id not in known}
     if missing:
@@ -181,7 +163,7 @@ def offer_basis_with_sources(offer: Offer, sources: Iterable) -> OfferBasis:
     for row in bases:
         if row.source_id:
             row.source = known[row.source_id]
-    return basis_of(bases, [(code, name) for _order, code, name in sorted(pts)])
+    return basis_of(bases, provinces())
 
 
 def offers_basis(offers: list[Offer]) -> dict[int, OfferBasis]:

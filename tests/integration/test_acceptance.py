@@ -65,8 +65,9 @@ def test_december_offer_fails_on_the_lma_and_no_longer_on_new_provincial_money(c
 def test_the_clawback_fails_every_government_that_said_no_clawback(cjg):
     december = offer_with_terms("federal-dec-2013")
     book = position_book(cjg.pk)
-    # Held against the positions of 28 January 2014, when the P/Ts called the clawback unacceptable.
-    result = acceptance(offer_terms(december), book=book, on=datetime.date(2014, 1, 28))
+    # Held against the positions of 29 January 2014, when the P/Ts called the clawback unacceptable
+    # (the day Duguid explained the counter-proposal agreed the day before: the data set's fact-check).
+    result = acceptance(offer_terms(december), book=book, on=datetime.date(2014, 1, 29))
     for verdict in result.verdicts:
         assert verdict.verdict == FAILS, verdict.jurisdiction
         if verdict.jurisdiction != "QC":
@@ -150,15 +151,16 @@ def preview(client, **overrides):
 
 
 def test_the_preview_says_who_would_sign_the_terms_typed(cjg, client):
-    # Budget 2013's terms typed on 28 January 2014: Quebec is not out, so it fails; the others say nothing checkable fails.
-    html = preview(client, tabled_on="2014-01-28")
+    # Budget 2013's terms typed on 29 January 2014 (the P/Ts' positions of that day, as the fact-checked
+    # data set dates them): Quebec is not out, so it fails; the others say nothing checkable fails.
+    html = preview(client, tabled_on="2014-01-29")
     assert "Who would sign: 0 of 13" in html
     assert 'data-code="QC" data-verdict="fails"' in html and "Opt-out with full compensation." in html
     # Quebec let out with compensation: now it meets.
-    html = preview(client, tabled_on="2014-01-28", treatment_QC="opts_out_compensated")
+    html = preview(client, tabled_on="2014-01-29", treatment_QC="opts_out_compensated")
     assert "Who would sign: 1 of 13" in html and 'data-code="QC" data-verdict="meets"' in html
     # The clawback fails every government that said "no clawback".
-    html = preview(client, tabled_on="2014-01-28", shortfall_liability="province")
+    html = preview(client, tabled_on="2014-01-29", shortfall_liability="province")
     assert html.count('data-verdict="fails"') == 13
     assert "No clawback when employers fall short." in html
     # On 8 November 2013, money taken from the LMA fails Ontario.

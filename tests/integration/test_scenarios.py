@@ -25,7 +25,7 @@ def editor(cjg):
 
 
 def save(client, **overrides):
-    return client.post("/scenarios/new", offer_post(**{"title": TITLE, "tabled_on": "2014-01-28", **overrides}))
+    return client.post("/scenarios/new", offer_post(**{"title": TITLE, "tabled_on": "2014-01-29", **overrides}))
 
 
 def test_saved_from_the_offer_form_it_never_reaches_the_record(client, editor):
