@@ -13,6 +13,7 @@ def test_follow_and_unfollow_a_jurisdiction_in_place(page, live_server, cjg_data
     page.goto(f"{live_server.url}/jurisdictions/ON/")
     bar = page.locator(".follow-bar")
     expect(bar.get_by_role("link", name="Feed (Atom)")).to_have_attribute("href", "/jurisdictions/ON/feed")
+    expect(page.locator(".follow-bar .follow-button[hx-get]")).to_have_count(0)  # htmx has loaded the reader's button
     bar.get_by_role("button", name="Follow by e-mail").click()
     expect(bar).to_contain_text("You follow this (as it happens).")
     assert Follow.objects.filter(user__username="editor", jurisdiction__code="ON").count() == 1
@@ -29,6 +30,7 @@ def test_a_refused_follow_says_why_next_to_the_button(page, live_server, cjg_dat
     page.goto(f"{live_server.url}/people/jason-kenney/")
     bar = page.locator(".follow-bar")
     expect(bar.get_by_role("button", name="Follow by e-mail")).to_be_visible()
+    expect(page.locator(".follow-bar .follow-button[hx-get]")).to_have_count(0)  # htmx has loaded the reader's button
     # The person is removed from the address (as a stale page would post): the follow is refused.
     page.locator(".follow-bar input[name=key]").evaluate("input => input.value = 'nobody-at-all'")
     bar.get_by_role("button", name="Follow by e-mail").click()
