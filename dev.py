@@ -4,6 +4,8 @@
     python3 dev.py serve   # venv, install, migrate, load the Canada Job Grant data, serve on :8000
     python3 dev.py test    # venv, install, run the whole test suite (extra args go to pytest)
     python3 dev.py setup   # venv and install only
+    python3 dev.py messages  # refresh the French catalogue after adding strings (needs GNU gettext),
+                             # then translate the new msgids in locale/fr/LC_MESSAGES/django.po
 
 DATABASE_URL selects PostgreSQL (default: a SQLite file in the project).
 """
@@ -40,6 +42,8 @@ def ensure_environment() -> None:
     if not STAMP.exists() or STAMP.read_text().strip() != wanted:
         run(str(PYTHON), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", str(REQUIREMENTS))
         STAMP.write_text(wanted)
+    # The French catalogue, compiled in pure Python (polib): no GNU gettext needed.
+    run(str(PYTHON), "-m", "config.catalogue", "compile")
 
 
 # What WeasyPrint (the briefing's PDF) needs from the system: Pango, HarfBuzz and a font.
@@ -105,8 +109,13 @@ def setup(extra: list[str]) -> None:
     ensure_system_packages()
 
 
+def messages(extra: list[str]) -> None:
+    ensure_environment()
+    run(str(PYTHON), "-m", "config.catalogue", "update")
+
+
 def main() -> None:
-    commands = {"serve": serve, "test": test, "setup": setup}
+    commands = {"serve": serve, "test": test, "setup": setup, "messages": messages}
     if len(sys.argv) < 2 or sys.argv[1] not in commands:
         sys.exit(__doc__)
     try:

@@ -85,7 +85,7 @@ class Follow(models.Model):
         if self.negotiation_id:
             return str(self.negotiation)
         if self.jurisdiction_id:
-            return self.jurisdiction.name_en
+            return self.jurisdiction.name
         if self.person_id:
             return str(self.person)
         return _("search “%(query)s”") % {"query": self.query}

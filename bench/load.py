@@ -271,6 +271,9 @@ PT_CODES = ("NL", "PE", "NS", "NB", "QC", "ON", "MB", "SK", "AB", "BC", "YT", "N
 # the fields of the terms that are filled in, and not the record's own fields (title, date, sources...),
 # which the form's hx-params leaves out; the CSRF token travels in the X-CSRFToken header.
 PREVIEW_FIELDS: dict[str, str] = {
+    # The negotiation and the date too: the preview says who would sign on that date (issue 17).
+    "negotiation": "canada-job-grant",
+    "tabled_on": "2014-01-28",
     "max_grant": "15000",
     "federal_amount": "5000",
     "provincial_amount": "5000",

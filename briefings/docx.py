@@ -26,7 +26,7 @@ def _table(document, header: list[str], rows: list[list[str]]):
 def docx_bytes(brief: Brief) -> bytes:
     document = Document()
     document.styles["Normal"].font.size = Pt(10)
-    title = f"{brief.jurisdiction.name_en}: " if brief.jurisdiction else ""
+    title = f"{brief.jurisdiction.name}: " if brief.jurisdiction else ""
     document.add_heading(f"{title}{brief.negotiation.title}", level=0)
     document.add_paragraph(
         _("Record as of %(latest)s. Changes counted since %(since)s.") % {

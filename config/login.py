@@ -107,4 +107,9 @@ class LoginForm(RefuseControlCharacters, SerializedLoginMixin, AuthenticationFor
 
 
 class AdminLoginForm(RefuseControlCharacters, SerializedLoginMixin, AdminAuthenticationForm):
-    pass
+    def confirm_login_allowed(self, user):
+        # Editors and Admins curate in the admin without being staff (config.admin_access).
+        from config.admin_access import can_use_admin
+
+        if not can_use_admin(user):
+            super().confirm_login_allowed(user)

@@ -41,6 +41,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
 READ_REQUIRES_LOGIN = env_bool("READ_REQUIRES_LOGIN", False)
 
 INSTALLED_APPS = [
+    "modeltranslation",  # before the admin, so its admin mixins apply
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -66,12 +67,14 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "config.i18n.HeaderLanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "config.htmx_errors.HtmxRefusalMiddleware",
     "config.access.ReadAccessMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as axes asks
@@ -111,7 +114,10 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                "config.i18n.alternates",
+                "config.admin_access.admin_access",
             ],
+            "libraries": {"figures": "config.figures"},
         },
     },
 ]
@@ -155,6 +161,13 @@ LOGOUT_REDIRECT_URL = "negotiations:home"
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("fr", "Français")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# fr-CA figures and dates (config/formats/fr): 300 000 000 $, 0,15, 28 janvier 2014.
+FORMAT_MODULE_PATH = ["config.formats"]
+# The record's own text in both languages (negotiations/translation.py, grants/translation.py);
+# a text not written yet in one language shows the other one.
+MODELTRANSLATION_DEFAULT_LANGUAGE = "en"
+MODELTRANSLATION_LANGUAGES = ("en", "fr")
+MODELTRANSLATION_FALLBACK_LANGUAGES = {"default": ("en",), "en": ("fr",)}
 TIME_ZONE = "America/Toronto"
 USE_I18N = True
 USE_TZ = True

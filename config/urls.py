@@ -1,17 +1,26 @@
+from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
 
+from config import admin_access
 from config.api import api
 from config.health import healthz
 from config.login import AdminLoginForm, LoginForm
 
 admin.site.login_form = AdminLoginForm
-admin.site.site_header = "FPT Negotiations Tracker"
-admin.site.site_title = "FPT Tracker admin"
+admin.site.has_permission = admin_access.has_permission
+admin.site.site_header = _("FPT Negotiations Tracker")
+admin.site.site_title = _("FPT Tracker admin")
 
+# Unprefixed in every language: the health check and the API (whose language is Accept-Language's).
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("api/", api.urls),
+]
+# Every page in English at its own address and in French under /fr/ (the admin too: /fr/admin/).
+urlpatterns += i18n_patterns(
     path("admin/", admin.site.urls),
     path(
         "accounts/login/",
@@ -19,9 +28,9 @@ urlpatterns = [
         name="login",
     ),
     path("accounts/", include("django.contrib.auth.urls")),
-    path("api/", api.urls),
     path("alerts/", include("alerts.urls")),
     path("", include("briefings.urls")),
     path("", include("grants.urls")),
     path("", include("negotiations.urls")),
-]
+    prefix_default_language=False,
+)

@@ -6,17 +6,22 @@ assumptions (employer participation, fiscal year). The engine (grants.fiscal) do
 this module only reads the query, calls the selectors and writes the lines.
 """
 
+import datetime
 from decimal import Decimal
+from typing import Any, Literal
 
 from django.http import Http404
 from ninja import Field, Query, Router, Schema
 from ninja.errors import HttpError
 
-from grants import fiscal
+from grants import deal, fiscal, scenarios
+from grants.models import Scenario
 from grants.selectors import MAX_PARTICIPATION_PLACES, fiscal_effect, offers_with_terms, scenario_from
 from negotiations import record_cache
-from negotiations.api import Error, Fraction, Money
-from negotiations.models import Offer
+from negotiations.api import AcceptanceOut, Error, Fraction, Money, acceptance_json, money_json
+from negotiations.concessions import FEDERAL, PROVINCES
+from negotiations.models import Jurisdiction, Negotiation, Offer
+from negotiations.terms import OfferTerms
 
 router = Router(tags=["fiscal effect"])
 
@@ -148,3 +153,128 @@ def offers_compare(request, a: str, b: str, scenario: Query[ScenarioQuery]):
             "by_jurisdiction": _by_jurisdiction(difference.by_jurisdiction),
         },
     }
+
+
+# --- scenarios ------------------------------------------------------------------------------------
+
+
+class ScenarioOut(Schema):
+    id: int
+    title: str
+    negotiation: str = Field(description="The negotiation's slug.")
+    as_of: datetime.date = Field(description="Who would sign is judged against the positions in force on this date.")
+    author: str | None
+    created: datetime.datetime
+    terms: dict = Field(description="The terms, in the shape of an offer's terms.")
+    participation: Fraction
+    fiscal_year: str | None
+    fiscal_effect: FiscalEffectOut | None = Field(description="Null when the terms do not add up.")
+    acceptance: AcceptanceOut
+
+
+def _scenario_terms_json(terms: OfferTerms, pt_codes: list[str]) -> dict:
+    sources: dict[str, dict[str, str]] = {"federal": {}, "provincial": {}}
+    for payer, program, amount in terms.sources:
+        sources[payer][program] = money_json(amount)
+    treatments = dict.fromkeys(pt_codes, "participates") | dict(terms.treatments)
+    return {
+        "max_grant": money_json(terms.max_grant),
+        "split": {"federal": money_json(terms.federal_amount), "provincial": money_json(terms.provincial_amount),
+                  "employer": money_json(terms.employer_amount)},
+        "sources": sources,
+        "scale": {"program": terms.scale_program, "amount": money_json(terms.scale_amount)},
+        "employer_min_share": None if terms.employer_min_share is None else str(terms.employer_min_share),
+        "small_employer_gap_payer": terms.small_employer_gap_payer or None,
+        "shortfall_liability": terms.shortfall_liability,
+        "treatments": treatments,
+        "phase_in": [{"fiscal_year": year, "fraction": str(fraction)} for year, fraction in terms.phase_in],
+        "assumptions": terms.assumptions,
+    }
+
+
+@router.get("/scenarios/{scenario_id}", response={200: ScenarioOut, 404: Error}, summary="A saved scenario")
+def scenario(request, scenario_id: int):
+    """A saved scenario (terms, participation, fiscal year), its fiscal effect and who would sign it.
+    Scenarios are not offers: they never appear in /api/offers."""
+    found = Scenario.objects.select_related("author", "negotiation").filter(pk=scenario_id).first()
+    if found is None:
+        raise Http404(f"No scenario has the id {scenario_id}.")
+    terms = scenarios.scenario_terms(found)
+    try:
+        effect = scenarios.scenario_effect(found)
+    except (fiscal.InvalidTerms, fiscal.InvalidScenario):
+        effect = None
+    pt_codes = list(Jurisdiction.objects.exclude(kind=Jurisdiction.Kind.FEDERAL)
+                    .order_by("order", "code").values_list("code", flat=True))
+    return {
+        "id": found.pk, "title": found.title, "negotiation": found.negotiation.slug, "as_of": found.as_of,
+        "author": found.author.get_username() if found.author else None, "created": found.created,
+        "terms": _scenario_terms_json(terms, pt_codes),
+        "participation": found.participation, "fiscal_year": found.fiscal_year or None,
+        "fiscal_effect": None if effect is None else {
+            "offer": f"scenario-{found.pk}",
+            "assumptions": {"participation": effect.scenario.participation, "fiscal_year": effect.scenario.fiscal_year},
+            "national": effect.national.as_dict(), "by_jurisdiction": _by_jurisdiction(effect.by_jurisdiction),
+        },
+        "acceptance": acceptance_json(scenarios.scenario_acceptance(found)),
+    }
+
+
+# --- concessions --------------------------------------------------------------------------------------
+
+
+def _term_json(term: str, value):
+    """A term's value for JSON: money as a string with two decimals, a share as written, null for none."""
+    if term == "phase_in":
+        return [{"fiscal_year": year, "fraction": str(fraction)} for year, fraction in value]
+    if isinstance(value, Decimal):
+        return str(value) if term == "employer_min_share" else money_json(value)
+    return value if value != "" else None
+
+
+class RoundOut(Schema):
+    offer: str
+    tabled_on: datetime.date
+    party: Literal["federal", "provinces"]
+    value: Any
+
+
+class TermRoundsOut(Schema):
+    term: str
+    rounds: list[RoundOut]
+
+
+class ConcessionsOut(Schema):
+    terms: list[TermRoundsOut]
+    distance: dict = Field(description="The two sides' latest offers, the terms on which they differ, and how much "
+                                       "more each P/T must find under Ottawa's latest offer than under its own "
+                                       "counter-proposal (null parts until both sides have tabled an offer).")
+
+
+@router.get("/negotiations/{slug:slug}/concessions", response={200: ConcessionsOut, 404: Error},
+            summary="Concessions round by round")
+def negotiation_concessions(request, slug: str):
+    """Each term's value offer by offer (Ottawa's offers and the P/Ts' counter-proposals), and the distance
+    between the latest offer of each side, term by term and in money."""
+    negotiation = Negotiation.objects.filter(slug=slug).first()
+    if negotiation is None:
+        raise Http404(f"No negotiation has the slug '{slug}'.")
+    result, money = deal.money_distance(negotiation.pk)
+    terms = [{"term": t.term, "rounds": [{"offer": v.offer, "tabled_on": v.tabled_on, "party": v.party,
+                                          "value": _term_json(t.term, v.value)} for v in t.rounds]}
+             for t in result.terms]
+    distance = {
+        "federal_offer": result.latest[FEDERAL].slug if FEDERAL in result.latest else None,
+        "provinces_offer": result.latest[PROVINCES].slug if PROVINCES in result.latest else None,
+        "terms": [{"term": g.term, "federal": _term_json(g.term, g.federal), "provinces": _term_json(g.term, g.provinces)}
+                  for g in result.gaps],
+        "national": None, "by_jurisdiction": [],
+    }
+    if money is not None and money.problem is None:
+        def side(s):
+            return {"provinces_need_federal_offer": money_json(s.federal_need),
+                    "provinces_need_own_offer": money_json(s.provinces_need),
+                    "more_to_find": money_json(s.more_to_find)}
+        distance["national"] = side(money.national)
+        distance["by_jurisdiction"] = [{"code": s.code, **side(s)} for s in money.by_jurisdiction]
+    return {"terms": terms, "distance": distance}

@@ -1,9 +1,13 @@
-"""Forms that parse the fiscal pages' query strings."""
+"""Forms that parse the fiscal pages' query strings, and the scenario form."""
+
+from decimal import Decimal
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from grants.selectors import OfferChoice
+from negotiations.models import Negotiation
+from negotiations.offer_forms import OfferTermsForm
 
 STATUS_QUO = "status-quo"
 
@@ -59,3 +63,32 @@ def _counterpart_of(a: str, newest_first: list[OfferChoice]) -> str:
         if offer.slug != a:
             return offer.slug
     return STATUS_QUO
+
+
+class ScenarioForm(OfferTermsForm):
+    """A what-if: the offer form's terms (the same fields, so the offer form can post itself here with
+    "Save as scenario"), a title, the negotiation and date to judge who would sign, and the scenario
+    assumptions (employer participation, fiscal year)."""
+
+    title = forms.CharField(label=_("Title"), max_length=250,
+                            error_messages={"required": _("Give the scenario a title, so colleagues can find it.")})
+    negotiation = forms.ModelChoiceField(Negotiation.objects.only("pk", "slug", "title"), to_field_name="slug",
+                                         label=_("Negotiation"), empty_label=_("Choose a negotiation"))
+    tabled_on = forms.DateField(label=_("As of"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+                                help_text=_("Who would sign is judged against the positions in force on this date."))
+    participation = forms.DecimalField(label=_("Employer participation"), required=False, min_value=0, max_value=1,
+                                       max_digits=11, decimal_places=10,
+                                       help_text=_("Between 0 and 1; empty: every employer pays its share."))
+    fiscal_year = forms.RegexField(label=_("Fiscal year"), required=False, regex=r"^\d{4}-\d{2}$", max_length=7,
+                                   error_messages={"invalid": _("Write a fiscal year like 2015-16.")},
+                                   help_text=_("Such as 2015-16; empty: the year at full scale."))
+
+    RECORD_FIELDS = ("title", "negotiation", "tabled_on", "participation", "fiscal_year")
+
+    def scenario(self) -> dict:
+        """The scenario's own fields, as ``grants.scenarios.scenario_create`` takes them."""
+        data = self.cleaned_data
+        participation = data.get("participation")
+        return {"title": data["title"], "negotiation": data["negotiation"], "as_of": data["tabled_on"],
+                "participation": Decimal(1) if participation is None else participation,
+                "fiscal_year": data.get("fiscal_year") or ""}

@@ -8,13 +8,15 @@ only the browser turns them into numbers to draw bars.
 
 from __future__ import annotations
 
+import datetime
 import functools
+import re
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal
 from urllib.parse import urlencode
 
 from django.urls import reverse
-from django.utils.formats import get_format, number_format
+from django.utils.formats import date_format, get_format, number_format
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
@@ -114,6 +116,72 @@ GAP_COVERED_BY = {
     "provincial": gettext_lazy("the province or territory"),
 }
 
+# The engine's explanations (grants.fiscal traces) are written in English, phrase by phrase; these are
+# their phrases as another language writes them, longest first (see trace_text).
+TRACE_PHRASES = (
+    ("sum of the P/T trainees; national trainees", gettext_lazy("sum of the P/T trainees; national trainees")),
+    ("shared by population", gettext_lazy("shared by population")),
+    ("to the dollar (largest remainder)", gettext_lazy("to the dollar (largest remainder)")),
+    ("in whole trainees (largest remainder)", gettext_lazy("in whole trainees (largest remainder)")),
+    ("status quo: nothing is diverted", gettext_lazy("status quo: nothing is diverted")),
+    ("status quo: no grant", gettext_lazy("status quo: no grant")),
+    ("opts out with compensation: keeps its transfer, no grant",
+     gettext_lazy("opts out with compensation: keeps its transfer, no grant")),
+    ("opts out with compensation: keeps its transfer", gettext_lazy("opts out with compensation: keeps its transfer")),
+    ("fewer grants: nobody is liable", gettext_lazy("fewer grants: nobody is liable")),
+    ("carried by Ottawa", gettext_lazy("carried by Ottawa")),
+    ("Ottawa delivers the grant here and pays the provincial portion",
+     gettext_lazy("Ottawa delivers the grant here and pays the provincial portion")),
+    ("Ottawa delivers: the provincial portion draws on no P/T program",
+     gettext_lazy("Ottawa delivers: the provincial portion draws on no P/T program")),
+    ("the backfill that keeps LMA programs going", gettext_lazy("the backfill that keeps LMA programs going")),
+    ("trainees allocated by population before opting out",
+     gettext_lazy("trainees allocated by population before opting out")),
+    ("trainees allocated by population", gettext_lazy("trainees allocated by population")),
+    ("population of the provinces and territories", gettext_lazy("population of the provinces and territories")),
+    ("provinces and territories", gettext_lazy("provinces and territories")),
+    ("fiscal years of the phase-in", gettext_lazy("fiscal years of the phase-in")),
+    ("per-trainee federal amount", gettext_lazy("per-trainee federal amount")),
+    ("per-trainee provincial amount", gettext_lazy("per-trainee provincial amount")),
+    ("per-trainee employer amount", gettext_lazy("per-trainee employer amount")),
+    ("per-trainee draws on the LMA and the CJF", gettext_lazy("per-trainee draws on the LMA and the CJF")),
+    ("per-trainee draws on the LMDA", gettext_lazy("per-trainee draws on the LMDA")),
+    ("per-trainee provincial draw on its own revenue", gettext_lazy("per-trainee provincial draw on its own revenue")),
+    ("per-trainee federal draw on", gettext_lazy("per-trainee federal draw on")),
+    ("per-trainee provincial draw on", gettext_lazy("per-trainee provincial draw on")),
+    ("per-trainee draw on", gettext_lazy("per-trainee draw on")),
+    ("national trainees", gettext_lazy("national trainees")),
+    ("employer shortfall", gettext_lazy("employer shortfall")),
+    ("provincial liability", gettext_lazy("provincial liability")),
+    ("provincial new money", gettext_lazy("provincial new money")),
+    ("shortfall liability", gettext_lazy("shortfall liability")),
+    ("participation rate", gettext_lazy("participation rate")),
+    ("phase-in fraction", gettext_lazy("phase-in fraction")),
+    ("population share", gettext_lazy("population share")),
+    ("LMA allocation", gettext_lazy("LMA allocation")),
+    ("LMA diverted", gettext_lazy("LMA diverted")),
+    ("LMA envelope", gettext_lazy("LMA envelope")),
+    ("scale amount", gettext_lazy("scale amount")),
+    ("population", gettext_lazy("population")),
+    ("treatment", gettext_lazy("treatment")),
+    ("trainees", gettext_lazy("trainees")),
+    ("sum of", gettext_lazy("sum of")),
+    ("over the", gettext_lazy("over the")),
+)
+_TRACE_PATTERN = re.compile("|".join(re.escape(english) for english, _french in TRACE_PHRASES))
+_TRACE_FRENCH = dict(TRACE_PHRASES)
+
+
+def trace_text(text: str) -> str:
+    """An engine's formula or input name in the current language (unchanged in English)."""
+    if (get_language() or "en").startswith("en"):
+        return text
+    text = _TRACE_PATTERN.sub(lambda match: str(_TRACE_FRENCH[match.group(0)]), text)
+    for line, label in LINE_LABELS.items():  # "sum of federal_cost over the …": the line's name
+        text = text.replace(line, f"«\u00a0{label}\u00a0»")
+    return text
+
+
 _ENUM_LABELS = {
     **{value: label for value, label in records.Treatment.choices},
     **{value: label for value, label in records.Liability.choices},
@@ -134,7 +202,11 @@ class Numbers:
     """
 
     def __init__(self, language: str | None) -> None:
+        self.language = language
+        # Translators: how an amount of dollars is written; French: "%(amount)s $" (a no-break space).
         self.money_pattern = _("$%(amount)s")
+        # Translators: a percentage; French: "%(number)s %%" (a no-break space before the sign).
+        self.percent_pattern = _("%(number)s%%")
         # A str.translate table from Python's "1,234.5" to the language's; None where it does not
         # group digits by threes (Django's number_format then does the work).
         self.separators = None
@@ -156,6 +228,16 @@ class Numbers:
     def count(self, value: int) -> str:
         """A whole count with thousands separators."""
         return self.grouped(value)
+
+    def decimal(self, value: Decimal, places: int = 4) -> str:
+        """A share, rate or fraction with at most ``places`` decimals, trailing zeros dropped: 0.15, 0,15."""
+        value = Decimal(value).quantize(Decimal(1).scaleb(-places))
+        shown = max(0, -value.normalize().as_tuple().exponent) if value else 0
+        return self.grouped(value, shown)
+
+    def percent(self, fraction: Decimal) -> str:
+        """A fraction such as 0.15 as a percentage, trailing zeros dropped: 15%, 15 %."""
+        return self.percent_pattern % {"number": self.decimal(Decimal(fraction) * 100, 4)}
 
     def money(self, amount: Decimal) -> str:
         """Dollars with thousands separators; cents only when there are any; a minus sign when negative."""
@@ -208,16 +290,28 @@ def format_change(line: str, value: int | Decimal) -> str:
     return numbers().change(line, value)
 
 
+def format_date(value: datetime.date, precision: str = "day") -> str:
+    """A date in the current language, as precise as it is known: 28 janvier 2014, janvier 2014, 2014."""
+    if precision == "month":
+        return date_format(value, "YEAR_MONTH_FORMAT")
+    if precision == "year":
+        return str(value.year)
+    return date_format(value, "DATE_FORMAT")
+
+
 def direction(value: int | Decimal) -> str:
     """"up", "down" or "" for a difference (the CSS classes diff-up and diff-down)."""
     return "up" if value > 0 else "down" if value < 0 else ""
 
 
 def format_percent(fraction: Decimal) -> str:
-    """A fraction such as 0.15 as "15%" (trailing zeros dropped)."""
-    value = Decimal(fraction) * 100
-    value = value.quantize(Decimal(1)) if value == value.to_integral_value() else value.normalize()
-    return _("%(number)s%%") % {"number": number_format(value)}
+    """A fraction such as 0.15 as "15%" (trailing zeros dropped), in the current language."""
+    return numbers().percent(fraction)
+
+
+def format_decimal(value: Decimal, places: int = 4) -> str:
+    """A share, rate or fraction (trailing zeros dropped) in the current language: 0.15, 0,15."""
+    return numbers().decimal(value, places)
 
 
 # Trace inputs that are rates or shares, not money, though they may be written with two decimals.
@@ -233,7 +327,7 @@ def format_input(name: str, value: object) -> str:
     if isinstance(value, Decimal):
         if name not in _NOT_MONEY_INPUTS and value.as_tuple().exponent == -2:
             return format_money(value)
-        return number_format(value)
+        return format_decimal(value, max(0, -value.as_tuple().exponent))
     if isinstance(value, str):
         return str(_ENUM_LABELS.get(value, value))
     return str(value)
@@ -588,11 +682,12 @@ def terms_summary(offer: records.Offer) -> tuple[TermsLine, ...]:
         covered = GAP_COVERED_BY.get(offer.small_employer_gap_payer) or _("nobody: the grant is smaller")
         summary.append(TermsLine(_("Employer minimum share"), _("%(share)s, gap covered by %(payer)s") % {
             "share": format_percent(offer.employer_min_share), "payer": covered}))
-    treatments = [f"{row.jurisdiction.name_en}: {row.get_treatment_display()}" for row in offer.treatments.all()
-                  if row.treatment != records.Treatment.PARTICIPATES]
+    treatments = [_("%(name)s: %(value)s") % {"name": row.jurisdiction.name, "value": row.get_treatment_display()}
+                  for row in offer.treatments.all() if row.treatment != records.Treatment.PARTICIPATES]
     summary.append(TermsLine(_("Provinces and territories"),
                              "; ".join(treatments) if treatments else _("all participate")))
-    steps = [f"{row.fiscal_year}: {format_percent(row.fraction)}" for row in offer.phase_in.all()]
+    steps = [_("%(name)s: %(value)s") % {"name": row.fiscal_year, "value": format_percent(row.fraction)}
+             for row in offer.phase_in.all()]
     summary.append(TermsLine(_("Phase-in"), "; ".join(steps) if steps else _("none: full scale every year")))
     return tuple(summary)
 
@@ -626,8 +721,9 @@ def explanation(*, effect: fiscal.Effect, names: dict[str, str], line: str, code
             label=str(LINE_LABELS[line]),
             where=where,
             value=format_line(line, trace.value),
-            formula=trace.formula,
-            inputs=tuple((names.get(name, name), format_input(name, value)) for name, value in trace.inputs),
+            formula=trace_text(trace.formula),
+            inputs=tuple((names.get(name) or trace_text(name), format_input(name, value))
+                         for name, value in trace.inputs),
         ),
         problem="",
         close_url=close_url,

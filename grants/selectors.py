@@ -23,6 +23,7 @@ from negotiations.models import (
     PhaseInStep,
 )
 from negotiations.terms import OfferTerms
+from negotiations.verdicts import offer_terms  # noqa: F401  (the one reading of an offer's terms)
 
 # Reference data changes rarely and every fiscal figure needs it: keep it per process, drop it
 # when this process changes the record or a page sees a newer record version (so a page rendered
@@ -85,24 +86,6 @@ def offer_choices() -> list[OfferChoice]:
 def offer_with_terms(slug: str) -> Offer:
     """One offer by slug (404 when unknown), ready for terms_of()."""
     return get_object_or_404(offers_with_terms(), slug=slug)
-
-
-def offer_terms(offer: Offer) -> OfferTerms:
-    """A saved offer's terms (its funding sources, treatments and phase-in prefetched)."""
-    return OfferTerms(
-        max_grant=offer.max_grant,
-        federal_amount=offer.federal_amount,
-        provincial_amount=offer.provincial_amount,
-        employer_amount=offer.employer_amount,
-        scale_program=offer.scale_program,
-        scale_amount=offer.scale_amount,
-        employer_min_share=offer.employer_min_share,
-        small_employer_gap_payer=offer.small_employer_gap_payer,
-        shortfall_liability=offer.shortfall_liability,
-        sources=tuple((row.payer, row.program, row.amount) for row in offer.funding_sources.all()),
-        treatments=tuple((row.jurisdiction.code, row.treatment) for row in offer.treatments.all()),
-        phase_in=tuple((row.fiscal_year, row.fraction) for row in offer.phase_in.all()),
-    )
 
 
 def terms_of(offer: Offer) -> fiscal.Terms:
@@ -176,4 +159,4 @@ def status_quo_effect(scenario: fiscal.Scenario | None = None) -> fiscal.Effect:
 
 def jurisdiction_names() -> dict[str, str]:
     """Code -> English name, for labelling rows."""
-    return dict(Jurisdiction.objects.values_list("code", "name_en"))
+    return dict(Jurisdiction.objects.values_list("code", "name"))

@@ -15,7 +15,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from grants import csv_export, fiscal, presentation, selectors
+from grants import csv_export, deal, fiscal, presentation, selectors, term_basis
 from grants.forms import CompareForm
 from negotiations.cached_pages import render_page
 
@@ -68,7 +68,10 @@ def _fiscal_page(request, offer) -> _FiscalPage:
     effect, error = _effect(offer, request.GET)
     scenario_error = error if isinstance(error, fiscal.InvalidScenario) else None
     names = selectors.jurisdiction_names() if effect else {}
+    basis = term_basis.offer_basis(offer)
     context = {
+        "basis": basis,
+        "figure_notes": term_basis.figure_notes(basis, scale_program=offer.scale_program),
         "offer": offer,
         "terms": presentation.terms_summary(offer),
         "controls": presentation.scenario_controls(offer=offer, params=request.GET, effect=effect,
@@ -87,7 +90,8 @@ def fiscal_page(request, slug):
 
     def build():
         page = _fiscal_page(request, selectors.offer_with_terms(slug))
-        return {**page.context, "status": page.status}
+        # An htmx answer carries the messages by the scenario's fields out of band.
+        return {**page.context, "status": page.status, "oob": _wants_region(request)}
 
     if request.GET.get("summary"):
         # The offer page loads this region into itself; it is a fragment with or without htmx.
@@ -112,6 +116,7 @@ def explain(request, slug):
                 close_url=page.context["fiscal"].page_url,
             )
             page.context["explanation"] = explanation
+            page.context["explanation_note"] = page.context["figure_notes"].get(request.GET.get("line", ""))
             status = 400 if explanation.problem else status
         return {**page.context, "status": status}
 
@@ -133,7 +138,9 @@ def fiscal_csv(request, slug):
         return HttpResponse("\n".join([text, *lines]) + "\n", status=422, content_type="text/plain; charset=utf-8")
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{csv_export.filename(offer.slug, effect)}"'
-    csv_export.write(effect, selectors.jurisdiction_names(), response)
+    statuses = term_basis.offer_basis(offer).statuses()
+    csv_export.write(effect, selectors.jurisdiction_names(), response, statuses=statuses,
+                     scale_program=offer.scale_program)
     return response
 
 
@@ -144,25 +151,47 @@ def compare_page(request):
         # The pickers need every offer's name; only the two compared need their terms.
         form = CompareForm(request.GET, offers=list(selectors.offer_choices()))
         context = {"form": form, "comparison": None, "problems": (), "a": None, "b": None,
-                   "swap_url": None}
+                   "swap_url": None, "years": None, "year_options": (), "year_error": None}
         if not form.is_valid():
             return {**context, "status": 400}
 
         slugs = {form.cleaned_data["a"], form.cleaned_data["b"]}
         with_terms = {offer.slug: offer for offer in selectors.offers_with_terms().filter(slug__in=slugs)}
         effects, problems = {}, []
+        year = request.GET.get("fiscal_year", "")
+        scenario = _scenario({"fiscal_year": year})
+        try:
+            fiscal.status_quo(selectors.reference_data(), scenario)  # the engine checks the year
+        except fiscal.InvalidScenario as error:
+            context["year_error"] = error.message
+            scenario, context["status"] = fiscal.Scenario(), 400
+
+        def effect_of(offer, fiscal_year=None):
+            chosen = scenario if fiscal_year is None else _scenario({"fiscal_year": fiscal_year})
+            return selectors.status_quo_effect(chosen) if offer is None else selectors.fiscal_effect(offer, chosen)
+
         for side in ("a", "b"):
             offer = with_terms.get(form.cleaned_data[side])
             context[side] = offer
-            if offer is None:
-                effects[side] = selectors.status_quo_effect()
-                continue
             try:
-                effects[side] = selectors.fiscal_effect(offer)
+                effects[side] = effect_of(offer)
             except fiscal.InvalidTerms as error:
                 problems.append((offer, presentation.terms_problems(error)))
+        # The one year selector (grants/_year_selector.html) and each year of the phase-ins, with their total.
+        context["year_options"] = deal.year_options((context["a"], context["b"]), year)
+        if not problems:
+            context["years"] = deal.compare_years(context["a"], context["b"], effect_of)
         context["problems"] = tuple(problems)
-        swapped = urlencode({"a": form.cleaned_data["b"], "b": form.cleaned_data["a"]})
+        compared = [offer for offer in (context["a"], context["b"]) if offer is not None]
+        bases = term_basis.offers_basis(compared) if compared else {}
+        for side in ("a", "b"):
+            offer = context[side]
+            side_basis = bases.get(offer.pk) if offer is not None else None
+            context[f"basis_{side}"] = side_basis
+            context[f"notes_{side}"] = (term_basis.figure_notes(side_basis, scale_program=offer.scale_program)
+                                        if side_basis is not None else None)
+        swapped = urlencode({"a": form.cleaned_data["b"], "b": form.cleaned_data["a"],
+                             **({"fiscal_year": year} if year else {})})
         context["swap_url"] = f"{reverse('grants:compare')}?{swapped}"
         if not problems:
             context["comparison"] = presentation.comparison_tables(

@@ -18,12 +18,15 @@ from django.template.response import TemplateResponse
 from django.utils.text import Truncator
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
+from modeltranslation.admin import TranslationAdmin, TranslationTabularInline
 from simple_history.admin import SimpleHistoryAdmin
-from simple_history.models import DeletedObject, ModelChange, ModelDelta
+from simple_history.models import DeletedObject, ModelChange, ModelDelta, is_historic
+from simple_history.template_utils import HistoricalRecordContextHelper, ObjDiffDisplay
 from simple_history.utils import get_history_model_for_model, get_m2m_reverse_field_name
 
 from negotiations import record_cache
 from negotiations.models import (
+    Condition,
     FundingSource,
     Jurisdiction,
     JurisdictionTreatment,
@@ -36,11 +39,13 @@ from negotiations.models import (
     Position,
     Role,
     Source,
+    SourcePassage,
     Statement,
+    TermBasis,
 )
 from negotiations.services import offers as offer_services
 from negotiations.services import record as services
-from negotiations.terms import FUNDING_SOURCES, check_terms
+from negotiations.terms import FUNDING_SOURCES, TermBasisEntry, check_basis, check_terms
 
 SPLIT_FIELDS = ("max_grant", "federal_amount", "provincial_amount", "employer_amount")
 
@@ -66,14 +71,54 @@ def excerpt(text: str, words: int = 14) -> str:
 # History pages and inline rows in a fixed number of queries
 
 
-class CurationAdmin(SimpleHistoryAdmin):
-    """The history admin, with a history page whose many-to-many diffs cost one query per field.
+class FullTextContextHelper(HistoricalRecordContextHelper):
+    def get_obj_diff_display(self):
+        return _WholeText()
+
+
+class _WholeText(ObjDiffDisplay):
+    def common_shorten_repr(self, *args):
+        return tuple(str(arg) for arg in args)
+
+
+class ChangeReasonMixin(forms.Form):
+    change_reason = forms.CharField(
+        label=_("Reason for this change"), required=False, max_length=100,
+        help_text=_("Shown in the history, e.g. “corrected the date from the Globe and Mail article”."),
+    )
+
+
+class CurationAdmin(TranslationAdmin, SimpleHistoryAdmin):
+    """The history admin, each text of the record in English and French (title_en, title_fr), with a
+    history page whose many-to-many diffs cost one query per field.
 
     simple_history diffs many-to-many fields with a few queries per pair of
     records; on a page of 100 records of a meeting that is hundreds of queries.
     Here each tracked many-to-many field's rows for the whole page are read at
     once and diffed in memory, with the same values simple_history shows.
     """
+
+    def get_historical_record_context_helper(self, request, historical_record):
+        # The whole old and new text, never "His d[53 chars]o more…": curators compare wording.
+        return FullTextContextHelper(self.model, historical_record, max_displayed_delta_change_chars=10**9)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Every curation form asks for a reason, stored as the history record's change reason.
+        if "change_reason" not in self.form.base_fields:
+            self.form = type(self.form.__name__, (ChangeReasonMixin, self.form), {})
+
+    def get_fieldsets(self, request, obj=None):
+        fieldsets = super().get_fieldsets(request, obj)
+        if not any("change_reason" in options.get("fields", ()) for _name, options in fieldsets):
+            fieldsets = [*fieldsets, (_("Why"), {"fields": ("change_reason",)})]
+        return fieldsets
+
+    def save_model(self, request, obj, form, change):
+        reason = (form.cleaned_data.get("change_reason") or "").strip()
+        if reason:
+            obj._change_reason = reason
+        super().save_model(request, obj, form, change)
 
     def set_history_delta_changes(self, request, historical_records, foreign_keys_are_objs=True):
         records = list(historical_records)
@@ -199,7 +244,7 @@ class JurisdictionAdmin(CurationAdmin):
     )
 
 
-class RoleInline(RowsInline):
+class RoleInline(RowsInlineMixin, TranslationTabularInline):
     model = Role
     fields = ("title", "jurisdiction", "organization", "start", "start_precision", "end", "end_precision")
     autocomplete_fields = ("jurisdiction",)
@@ -317,6 +362,21 @@ class StatementInline(RowsInlineMixin, admin.StackedInline):
     extra = 0
 
 
+class PositionPassageInline(RowsInline):
+    model = SourcePassage
+    fk_name = "position"
+    fields = ("source", "passage")
+    autocomplete_fields = ("source",)
+    row_relations = ("source",)
+    formfield_overrides = {models.TextField: {"widget": forms.Textarea(attrs={"rows": 2, "cols": 60})}}
+    verbose_name_plural = _("supporting passages (word for word from each source)")
+    extra = 0
+
+
+class MeetingPassageInline(PositionPassageInline):
+    fk_name = "meeting"
+
+
 @admin.register(Meeting)
 class MeetingAdmin(CurationAdmin):
     list_display = ("title", "date", "kind", "location", "negotiation", "jurisdictions_present", "statement_count")
@@ -326,7 +386,7 @@ class MeetingAdmin(CurationAdmin):
     date_hierarchy = "date"
     prepopulated_fields = {"slug": ("title",)}
     autocomplete_fields = ("participants", "jurisdictions", "sources")
-    inlines = (StatementInline,)
+    inlines = (StatementInline, MeetingPassageInline)
 
     def get_queryset(self, request):
         return (
@@ -421,6 +481,11 @@ class VersionCheckedForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         if self.instance.pk:
             self.fields["seen_version"].initial = self.instance.version
+            if is_historic(self.instance):
+                # Reverting from the history: the instance carries the old version; the form was
+                # opened at the live row's version (simple_history builds the form from the old record).
+                live = type(self.instance).objects.filter(pk=self.instance.pk).values_list("version", flat=True).first()
+                self.fields["seen_version"].initial = live
 
     def clean(self):
         cleaned_data = super().clean()
@@ -514,6 +579,46 @@ class PhaseInStepInline(RowsInline):
     extra = 0
 
 
+class TermBasisFormSet(BaseInlineFormSet):
+    """Checks the bases with the one rule set for terms (negotiations.terms.check_basis)."""
+
+    def clean(self):
+        super().clean()
+        if any(self.errors):
+            return
+        pt_codes = Jurisdiction.objects.exclude(kind=Jurisdiction.Kind.FEDERAL).values_list("code", flat=True)
+        forms_by_term = {}
+        entries = []
+        for form in self.forms:
+            if not form.cleaned_data or self._should_delete_form(form):
+                continue
+            data = form.cleaned_data
+            source = data.get("source")
+            entries.append(TermBasisEntry(term=data["term"], status=data["status"],
+                                          source=source.slug if source else None,
+                                          passage=data.get("passage", ""), note=data.get("note", "")))
+            forms_by_term.setdefault(data["term"], form)
+        problems = check_basis(entries, list(pt_codes))
+        for problem in problems:
+            form = forms_by_term.get(problem.field.removeprefix("basis."))
+            if form is not None:
+                form.add_error(None, problem.message)
+        if problems:
+            raise ValidationError(_("Some terms' bases do not follow the rules; see the rows marked."))
+
+
+class TermBasisInline(RowsInline):
+    model = TermBasis
+    formset = TermBasisFormSet
+    fields = ("term", "status", "source", "passage", "note")
+    autocomplete_fields = ("source",)
+    row_relations = ("source",)
+    formfield_overrides = {models.TextField: {"widget": forms.Textarea(attrs={"rows": 2, "cols": 40})}}
+    verbose_name_plural = _("basis of each term (reported: source and passage; inferred: source and reasoning; "
+                            "assumed: the assumption in the note)")
+    extra = 0
+
+
 @admin.register(Offer)
 class OfferAdmin(CurationAdmin):
     form = OfferAdminForm
@@ -527,9 +632,9 @@ class OfferAdmin(CurationAdmin):
     autocomplete_fields = ("tabled_by", "responds_to", "meeting", "sources")
     readonly_fields = ("version",)
     actions = ("mark_superseded",)
-    inlines = (FundingSourceInline, JurisdictionTreatmentInline, PhaseInStepInline)
+    inlines = (FundingSourceInline, JurisdictionTreatmentInline, PhaseInStepInline, TermBasisInline)
     fieldsets = (
-        (None, {"fields": ("negotiation", "title", "slug", "tabled_by", "tabled_on", "date_precision",
+        (None, {"fields": ("negotiation", "title", "slug", "tabled_by", "tabled_on", "agreed_on", "date_precision",
                            "responds_to", "meeting", "status", "summary", "sources", "version",
                            "seen_version")}),
         (_("Terms"), {
@@ -551,7 +656,8 @@ class OfferAdmin(CurationAdmin):
 
     def save_model(self, request, obj, form, change):
         if change:
-            obj.version += 1
+            # From the live row's version (a revert's instance carries the old one).
+            obj.version = (form.cleaned_data.get("seen_version") or obj.version) + 1
         super().save_model(request, obj, form, change)
 
     @admin.display(description=_("tabled by"))
@@ -560,18 +666,22 @@ class OfferAdmin(CurationAdmin):
 
     @admin.display(description=_("federal / provincial / employer of max"))
     def split(self, offer):
-        return (f"{offer.federal_amount:,.0f} / {offer.provincial_amount:,.0f} / {offer.employer_amount:,.0f}"
-                f" of {offer.max_grant:,.0f}")
+        money = _money()
+        return _("%(federal)s / %(provincial)s / %(employer)s of %(max_grant)s") % {
+            "federal": money(offer.federal_amount), "provincial": money(offer.provincial_amount),
+            "employer": money(offer.employer_amount), "max_grant": money(offer.max_grant)}
 
     @admin.display(description=_("sources per trainee"))
     def sources_per_trainee(self, offer):
+        money = _money()
         return "; ".join(
-            f"{row.payer} {row.program} {row.amount:,.0f}" for row in offer.funding_sources.all()
+            f"{row.get_payer_display()} {row.program} {money(row.amount)}" for row in offer.funding_sources.all()
         ) or "—"
 
     @admin.display(description=_("scale"), ordering="scale_amount")
     def scale(self, offer):
-        return f"{offer.scale_amount:,.0f} from {offer.scale_program}"
+        return _("%(amount)s from %(program)s") % {"amount": _money()(offer.scale_amount),
+                                                  "program": offer.scale_program}
 
     @admin.action(description=_("Mark as superseded"), permissions=["change"])
     def mark_superseded(self, request, queryset):
@@ -584,8 +694,19 @@ class OfferAdmin(CurationAdmin):
         )
 
 
+class ConditionInline(RowsInline):
+    """A position's stated conditions: checks on a term, or words only (negotiations.acceptance)."""
+
+    model = Condition
+    fields = ("order", "kind", "text", "term", "operator", "value", "statement")
+    autocomplete_fields = ("statement",)
+    row_relations = ("position", "statement")
+    extra = 1
+
+
 @admin.register(Position)
 class PositionAdmin(CurationAdmin):
+    inlines = (ConditionInline,)
     form = VersionCheckedForm
     list_display = ("jurisdiction", "stance", "as_of", "negotiation", "summary_excerpt", "triggered_by_offer",
                     "triggered_by_meeting", "evidence_count")
@@ -595,6 +716,7 @@ class PositionAdmin(CurationAdmin):
     date_hierarchy = "as_of"
     autocomplete_fields = ("jurisdiction", "evidence", "sources", "triggered_by_offer", "triggered_by_meeting")
     readonly_fields = ("version",)
+    inlines = (PositionPassageInline,)
 
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(evidence_count=count_of(Position.evidence.through, "position"))
@@ -607,7 +729,8 @@ class PositionAdmin(CurationAdmin):
 
     def save_model(self, request, obj, form, change):
         if change:
-            obj.version += 1
+            # From the live row's version (a revert's instance carries the old one).
+            obj.version = (form.cleaned_data.get("seen_version") or obj.version) + 1
         super().save_model(request, obj, form, change)
 
     @admin.display(description=_("summary"))
@@ -646,3 +769,9 @@ class ArticleImportAdmin(SimpleHistoryAdmin):
     search_fields = ["title", "outlet", "url"]
     raw_id_fields = ["source", "created_by"]
     inlines = [ProposedStatementInline]
+def _money():
+    """The project's one formatter of money (grants.presentation, through config.figures), in the reader's
+    language; looked up when the admin shows a figure, so the record's modules do not import grants."""
+    from config.figures import money
+
+    return money

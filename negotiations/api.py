@@ -20,7 +20,10 @@ from ninja import Field, Query, Router, Schema
 from ninja.errors import HttpError
 from pydantic import PlainSerializer, WithJsonSchema
 
+from negotiations import verdicts
+from negotiations.acceptance import resolve_term
 from negotiations.models import (
+    Condition,
     DatePrecision,
     FundingSource,
     Jurisdiction,
@@ -33,11 +36,14 @@ from negotiations.models import (
     PhaseInStep,
     Position,
     Program,
+    Source,
     Stance,
+    Statement,
     Treatment,
 )
 from negotiations.record import meeting_list, person_list, statement_list
 from negotiations.selectors import offer_list
+from negotiations.term_basis import offer_basis
 from negotiations.timeline import EventKind, jurisdiction_timeline
 
 router = Router(tags=["record"])
@@ -276,8 +282,35 @@ class TermsOut(Schema):
     assumptions: str = Field(description="How the sources were read where they leave a term open.")
 
 
+class TermBasisOut(Schema):
+    status: Literal["reported", "inferred", "assumed"] | None = Field(
+        description="How the term is known; null when no basis was given (never taken as reported)."
+    )
+    source: str | None = Field(description="The slug of the source it rests on, or null.")
+    note: str = Field(
+        description="How it was read: the passage (reported), the reasoning (inferred) or the assumption."
+    )
+
+
 class OfferDetailOut(OfferOut):
     terms: TermsOut
+    terms_basis: dict[str, TermBasisOut] = Field(description="Every term path's basis (API.md).")
+    agreed_on: datetime.date | None = Field(
+        description="When the tabling governments agreed the offer, when that differs from tabled_on; else null."
+    )
+
+
+def _terms_basis(offer: Offer) -> dict:
+    """Every term path of the offer with its basis (two queries)."""
+    result = {}
+    for line in offer_basis(offer).lines:
+        row = line.row
+        if row is None:
+            result[line.term] = {"status": None, "source": None, "note": "No basis given."}
+        else:
+            result[line.term] = {"status": row.status, "source": row.source.slug if row.source_id else None,
+                                 "note": row.note or row.passage}
+    return result
 
 
 class OfferFilters(Schema):
@@ -357,9 +390,46 @@ def _terms(offer: Offer) -> dict:
 
 @router.get("/offers/{slug:slug}", response={200: OfferDetailOut, 404: Error}, summary="One offer and its terms")
 def offer(request, slug: str):
-    """One offer with its terms (six queries)."""
+    """One offer with its terms and their basis (eight queries)."""
     offer = _offer_with_terms(slug)
-    return {**_offer_item(offer), "terms": _terms(offer)}
+    return {**_offer_item(offer), "terms": _terms(offer), "terms_basis": _terms_basis(offer),
+            "agreed_on": offer.agreed_on if offer.agreed_on != offer.tabled_on else None}
+
+
+class FailingOut(Schema):
+    term: str = Field(description="The term path checked, such as sources.federal.LMA.")
+    text: str = Field(description="The condition, in words.")
+    reason: str = Field(description="What the terms give against what the condition asks, and by how much.")
+
+
+class VerdictOut(Schema):
+    jurisdiction: str
+    verdict: Literal["meets", "fails", "unknown"]
+    failing: list[FailingOut]
+
+
+class AcceptanceOut(Schema):
+    items: list[VerdictOut]
+    count: int
+    meets: int = Field(description="How many provinces and territories the offer meets.")
+
+
+def acceptance_json(acceptance: verdicts.Acceptance) -> dict:
+    """The API's shape of the 13 verdicts (also used for scenarios)."""
+    items = [
+        {"jurisdiction": v.jurisdiction, "verdict": v.verdict,
+         "failing": [{"term": f.term, "text": f.condition.text, "reason": f.reason} for f in v.failing]}
+        for v in acceptance.verdicts
+    ]
+    return {"items": items, "count": len(items), "meets": acceptance.meets}
+
+
+@router.get("/offers/{slug:slug}/acceptance", response={200: AcceptanceOut, 404: Error},
+            summary="Who would sign an offer")
+def offer_acceptance(request, slug: str):
+    """For each P/T, whether the offer meets the conditions of its position in force when the offer was
+    tabled: ``meets``, ``fails`` (with the conditions it fails) or ``unknown`` (seven queries)."""
+    return acceptance_json(verdicts.offer_acceptance(_offer_with_terms(slug)))
 
 
 # ---------------------------------------------------------------------------
@@ -442,6 +512,50 @@ class SourceOut(Schema):
     url: str | None
 
 
+class SourceListOut(Schema):
+    slug: str
+    outlet: str
+    author: str | None
+    title: str
+    published: datetime.date
+    date_precision: choices(DatePrecision)
+    url: str | None = Field(description="Where the article is online; null when it is not known.")
+    archive_url: str | None = Field(description="An archived copy, when there is one.")
+    citation: str = Field(description="Outlet, author, title and date: enough to find the source without a link.")
+
+
+def citation(source: Source) -> str:
+    """A full citation of a source in plain text: outlet, author (when known), title, date."""
+    parts = [source.outlet]
+    if source.author:
+        parts.append(source.author)
+    parts.append(f"“{source.title}”")
+    parts.append(source.published_on.isoformat() + ("" if source.date_precision == DatePrecision.DAY
+                                                    else f" ({source.date_precision})"))
+    return ", ".join(parts)
+
+
+def _source_item(source: Source) -> dict:
+    return {
+        "slug": source.slug,
+        "outlet": source.outlet,
+        "author": _or_none(source.author),
+        "title": source.title,
+        "published": source.published_on,
+        "date_precision": source.date_precision,
+        "url": _or_none(source.url),
+        "archive_url": _or_none(source.archive_url),
+        "citation": citation(source),
+    }
+
+
+@router.get("/sources", response={200: Paginated[SourceListOut], 422: Error}, summary="Sources")
+def sources(request, page: Query[Page]):
+    """Sources, newest first (two queries)."""
+    queryset = Source.objects.defer("text", "summary").order_by("-published_on", "outlet", "pk")
+    return page_of(queryset, page, _source_item)
+
+
 class StatementOut(Schema):
     speaker: str = Field(description="The speaker's name.")
     jurisdiction: str | None = Field(description="The code of the government spoken for; null for stakeholders.")
@@ -490,6 +604,13 @@ def statements(request, page: Query[Page], filters: Query[StatementFilters]):
     return page_of(queryset, page, _statement_item)
 
 
+class ConditionOut(Schema):
+    term: str = Field(description="A term path, such as sources.federal.LMA or treatments.QC.")
+    operator: str = Field(description="eq, ne, le, ge, lt, gt or in.")
+    value: str
+    text: str
+
+
 class PositionOut(Schema):
     jurisdiction: str
     negotiation: str = Field(description="The negotiation's slug.")
@@ -497,6 +618,8 @@ class PositionOut(Schema):
     date_precision: choices(DatePrecision)
     stance: choices(Stance)
     summary: str
+    conditions: list[ConditionOut] = Field(description="The conditions that can be checked against an offer's terms.")
+    evidence: list[str] = Field(description="The refs of the statements that evidence the position.")
 
 
 def _position_item(position: Position) -> dict:
@@ -507,15 +630,22 @@ def _position_item(position: Position) -> dict:
         "date_precision": position.date_precision,
         "stance": position.stance,
         "summary": position.summary,
+        "conditions": [
+            {"term": resolve_term(c.term, position.jurisdiction.code), "operator": c.operator, "value": c.value,
+             "text": c.text}
+            for c in position.checks.all()
+        ],
+        "evidence": [statement.ref for statement in position.evidence.all() if statement.ref],
     }
 
 
 @router.get("/positions", response={200: Paginated[PositionOut], 422: Error}, summary="Positions")
 def positions(request, page: Query[Page], filters: Query[JurisdictionAndNegotiation]):
-    """Positions, newest first (two queries, one more for each filter)."""
-    queryset = Position.objects.select_related("jurisdiction", "negotiation").order_by(
-        "-as_of", "jurisdiction__order", "pk"
-    )
+    """Positions, newest first, with their conditions and evidence (four queries, one more for each filter)."""
+    queryset = Position.objects.select_related("jurisdiction", "negotiation").prefetch_related(
+        Prefetch("checks", queryset=Condition.objects.filter(kind=Condition.Kind.CHECK).order_by("order", "pk")),
+        Prefetch("evidence", queryset=Statement.objects.only("pk", "ref").order_by("date", "pk")),
+    ).order_by("-as_of", "jurisdiction__order", "pk")
     jurisdiction = _jurisdiction_named(filters.jurisdiction)
     if jurisdiction is not None:
         queryset = queryset.filter(jurisdiction=jurisdiction)

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.backends.signals import connection_created
 from django.db.models.signals import pre_save
 from django.utils.translation import gettext_lazy as _
 
@@ -9,12 +10,21 @@ def skip_history_for_fixture_loads(sender, instance, raw=False, **kwargs):
         instance.skip_history_when_saving = True
 
 
+def register_unaccent(sender, connection, **kwargs):
+    """SQLite has no unaccent(): give each connection one, so search ignores accents there too."""
+    if connection.vendor == "sqlite":
+        from negotiations.search import fold
+
+        connection.connection.create_function("unaccent", 1, fold, deterministic=True)
+
+
 class NegotiationsConfig(AppConfig):
     name = "negotiations"
     verbose_name = _("Negotiation record")
 
     def ready(self):
         pre_save.connect(skip_history_for_fixture_loads, dispatch_uid="skip-history-for-fixture-loads")
+        connection_created.connect(register_unaccent, dispatch_uid="register-unaccent")
 
         from negotiations import record_cache
 

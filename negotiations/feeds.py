@@ -95,11 +95,11 @@ class JurisdictionFeed(_EventFeed):
         return get_object_or_404(Jurisdiction, code=code.upper())
 
     def title(self, obj: Jurisdiction) -> str:
-        return _("%(jurisdiction)s: timeline") % {"jurisdiction": obj.name_en}
+        return _("%(jurisdiction)s: timeline") % {"jurisdiction": obj.name}
 
     def subtitle(self, obj: Jurisdiction) -> str:
         return _("Positions, statements, meetings and offers of %(jurisdiction)s, newest first.") % {
-            "jurisdiction": obj.name_en
+            "jurisdiction": obj.name
         }
 
     def link(self, obj: Jurisdiction) -> str:

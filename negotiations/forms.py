@@ -7,8 +7,10 @@ Choices are named by their readable keys (a jurisdiction's code, a slug), so a l
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from negotiations.acceptance import OWN_TREATMENT, condition_problems
 from negotiations.bounds import has_control_characters
 from negotiations.models import (
+    Condition,
     Jurisdiction,
     Meeting,
     Negotiation,
@@ -19,6 +21,7 @@ from negotiations.models import (
     Stance,
     Statement,
 )
+from negotiations.terms import term_paths
 from negotiations.validators import CONTROL_CHARACTER_MESSAGE
 
 # The key each choice is submitted as.
@@ -116,7 +119,7 @@ class StatementForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm
     class Meta:
         model = Statement
         fields = ["negotiation", "speaker", "jurisdiction", "date", "date_precision", "language",
-                  "original_language", "quote", "context", "source", "meeting"]
+                  "original_language", "quote", "context", "context_fr", "source", "meeting"]
         widgets = {
             "date": _date_input(),
             "quote": forms.Textarea(attrs={"rows": 4}),
@@ -132,6 +135,7 @@ class StatementForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm
         self.fields["meeting"].empty_label = _("none")
         self.fields["source"].queryset = Source.objects.only("slug", "outlet", "title", "published_on")
         self.fields["meeting"].queryset = Meeting.objects.only("slug", "title", "date")
+        self.fields["context_fr"].label = _("Context in French")
         scope_to_negotiation(self, self.SCOPED)
 
     SCOPED = ("meeting",)  # reloaded by the page when the negotiation changes
@@ -141,11 +145,13 @@ class PositionForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm)
     class Meta:
         model = Position
         fields = ["negotiation", "jurisdiction", "as_of", "date_precision", "stance", "summary", "conditions",
-                  "evidence", "sources", "triggered_by_offer", "triggered_by_meeting"]
+                  "summary_fr", "conditions_fr", "evidence", "sources", "triggered_by_offer", "triggered_by_meeting"]
         widgets = {
             "as_of": _date_input(),
             "summary": forms.Textarea(attrs={"rows": 3}),
             "conditions": forms.Textarea(attrs={"rows": 2}),
+            "summary_fr": forms.Textarea(attrs={"rows": 3}),
+            "conditions_fr": forms.Textarea(attrs={"rows": 2}),
             "evidence": forms.SelectMultiple(attrs={"size": 6}),
             "sources": forms.SelectMultiple(attrs={"size": 6}),
         }
@@ -165,6 +171,8 @@ class PositionForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm)
         self.fields["triggered_by_offer"].empty_label = _("none")
         self.fields["triggered_by_meeting"].empty_label = _("none")
         self.fields["stance"].choices = [("", _("choose a stance")), *Stance.choices]
+        self.fields["summary_fr"].label = _("Summary in French")
+        self.fields["conditions_fr"].label = _("Stated conditions in French")
         scope_to_negotiation(self, self.SCOPED)
 
     SCOPED = ("evidence", "triggered_by_offer", "triggered_by_meeting")  # reloaded when the negotiation changes
@@ -196,4 +204,89 @@ class SearchForm(RefuseControlCharacters, forms.Form):
         label=_("Words to find"), max_length=200, required=False,
         error_messages={"max_length": _("A search can be at most %(limit_value)d characters long.")},
         widget=forms.TextInput(attrs={"type": "search", "autocomplete": "off"}),
+    )
+
+
+class ConditionForm(forms.Form):
+    """One stated condition of a position: a check on a term (term, operator, value) or words only.
+
+    Leaving the term and the operator empty keeps the condition in words: it makes the verdict
+    ``unknown`` rather than a guess. The statement that states it is named by its ref.
+    """
+
+    text = forms.CharField(label=_("In words"), max_length=300, required=False)
+    term = forms.ChoiceField(label=_("Term"), required=False)
+    operator = forms.ChoiceField(label=_("Check"), required=False,
+                                 choices=[("", _("in words only")), *Condition.Operator.choices])
+    value = forms.CharField(label=_("Value"), max_length=200, required=False)
+    statement = forms.ModelChoiceField(
+        Statement.objects.filter(retracted=False), to_field_name="ref", required=False, label=_("Stated in"),
+        widget=forms.TextInput(attrs={"placeholder": _("the statement's ref")}),
+        error_messages={"invalid_choice": _("No statement has this ref.")},
+    )
+
+    def __init__(self, *args, term_choices=(), pt_codes=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.pt_codes = tuple(pt_codes)
+        self.fields["term"].choices = [("", _("in words only")), *term_choices]
+
+    def clean(self):
+        data = super().clean()
+        term, operator, value = data.get("term", ""), data.get("operator", ""), data.get("value", "")
+        if not self.has_changed():
+            return data
+        if not data.get("text"):
+            self.add_error("text", _("Say the condition in words, as the government stated it."))
+        for name, message in condition_problems(term=term, operator=operator, value=value,
+                                                pt_codes=self.pt_codes).items():
+            if name in self.errors:
+                continue
+            self.add_error(name, message)
+        return data
+
+    def condition(self) -> dict | None:
+        """The condition as the service takes it, or None for a row left empty."""
+        if not self.has_changed() or not self.cleaned_data.get("text"):
+            return None
+        data = self.cleaned_data
+        return {"text": data["text"], "term": data["term"], "operator": data["operator"],
+                "value": data["value"].strip() if data["term"] else "", "statement": data["statement"]}
+
+
+class BaseConditionFormSet(forms.BaseFormSet):
+    def is_valid(self) -> bool:
+        # A post without the rows at all (a script, an older page) states no condition: nothing to refuse.
+        return not self.is_bound or super().is_valid()
+
+    def conditions(self) -> list[dict]:
+        if not self.is_bound:
+            return []
+        return [c for c in (form.condition() for form in self.forms) if c is not None]
+
+
+ConditionFormSet = forms.formset_factory(ConditionForm, formset=BaseConditionFormSet, extra=4, max_num=20,
+                                         validate_max=True)
+
+
+def condition_formset(data=None, *, pt_codes: list[str]):
+    """The position form's condition rows, with the term paths of these P/Ts to choose from."""
+    paths = term_paths(pt_codes)
+    choices = [(path, path) for path in paths if path != "phase_in"]
+    choices.append((OWN_TREATMENT, _("treatments.own (the position's own jurisdiction)")))
+    if data is not None and "checks-TOTAL_FORMS" not in data:
+        data = None
+    return ConditionFormSet(data, prefix="checks", form_kwargs={"term_choices": choices, "pt_codes": pt_codes})
+
+
+class WithdrawOfferForm(forms.Form):
+    """Why and when an offer was withdrawn: asked before it is marked withdrawn."""
+
+    withdrawal_reason = forms.CharField(
+        label=_("Why was it withdrawn?"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2}),
+        error_messages={"required": _("Say why the offer was withdrawn, e.g. “replaced by the January counter-offer”.")},
+    )
+    withdrawn_on = forms.DateField(
+        label=_("Withdrawn on"), widget=_date_input(),
+        error_messages={"required": _("Give the date it was withdrawn, such as 2014-01-15."),
+                        "invalid": _("Give the date as year-month-day, such as 2014-01-15.")},
     )

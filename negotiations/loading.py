@@ -10,6 +10,12 @@ An offer's terms rows (funding sources, treatments, phase-in steps) belong to th
 created with it, and for an offer that already exists they are touched only with ``update=True``.
 Re-adding one row a user removed would break sums the user made add up.
 
+The record's own text is in English in the data set and in French in a companion file beside it
+(``canada_job_grant.fr.json``: for each section, each record's natural key and its French texts; a
+position's key is its jurisdiction code, or its codes joined by spaces, then its date). A French
+text fills the record's French column (``title_fr``…); without ``update`` it is written only where the
+record has no French yet, so a user's French wins as their English does.
+
 Before anything is written every text is repaired (``text_repair``) and every offer's terms are
 checked: the split adds up to the maximum grant, each government's sources add up to its amount,
 shares are between 0 and 1. A problem raises ``DatasetError`` naming the record and the field, and
@@ -28,16 +34,19 @@ from typing import Any
 from django.apps import apps
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import models, transaction
+from django.utils import translation
+from django.utils.translation import gettext_noop
+from modeltranslation.translator import NotRegistered, translator
 
 from negotiations import bounds
 from negotiations import models as m
-from negotiations.terms import FUNDING_SOURCES, check_terms
+from negotiations.terms import FUNDING_SOURCES, TermBasisEntry, check_basis, check_terms, expand_basis_keys
 from negotiations.text_repair import repair_text
 
 __all__ = ["DEFAULT_DATASET", "DatasetError", "LoadReport", "ModelCounts", "load_dataset", "read_dataset"]
 
 DEFAULT_DATASET = Path(__file__).resolve().parent / "data" / "canada_job_grant.json"
-CHANGE_REASON = "loaded from a seed data set"
+CHANGE_REASON = gettext_noop("loaded from a seed data set")  # stored in English, shown translated
 
 PT_CODES = ("NL", "PE", "NS", "NB", "QC", "ON", "MB", "SK", "AB", "BC", "YT", "NT", "NU")
 _FISCAL_YEAR = re.compile(r"^[0-9]{4}-[0-9]{2}$")
@@ -111,8 +120,23 @@ class LoadReport:
         return lines
 
 
+def french_path(path: Path | str) -> Path:
+    """Where a data set's French texts are: ``name.fr.json`` beside ``name.json``."""
+    path = Path(path)
+    return path.with_name(f"{path.stem}.fr.json")
+
+
 def read_dataset(path: Path | str) -> dict:
-    """Read a data set file; a missing or malformed file raises DatasetError."""
+    """Read a data set file and its French companion (under the key "french") when there is one."""
+    data = _read_json(path)
+    french = french_path(path)
+    if french.exists():
+        data["french"] = _read_json(french)
+    return data
+
+
+def _read_json(path: Path | str) -> dict:
+    """Read one JSON file; a missing or malformed file raises DatasetError."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -137,8 +161,13 @@ def load_dataset(data: dict, *, update: bool = False) -> LoadReport:
     data = _repaired(data)
     _check_keys_are_unique(data)
     offers = [_parse_offer(raw, index) for index, raw in enumerate(_section(data, "offers"))]
-    loader = _Loader(update=update)
-    with transaction.atomic():
+    french = data.get("french", {})
+    if not isinstance(french, dict) or not all(isinstance(value, dict) for value in french.values()
+                                                   if not isinstance(value, (int, str))):
+        raise DatasetError("French texts", "(file)", "must map each section to records by their keys")
+    loader = _Loader(update=update, french=french)
+    # In English, so that a translated field's plain name (title) is its English column (title_en).
+    with translation.override("en"), transaction.atomic():
         loader.load(data, offers)
     return loader.report
 
@@ -284,6 +313,7 @@ class _OfferTerms:
     treatments: tuple[tuple[str, str], ...]
     phase_in: tuple[tuple[str, Decimal], ...]
     assumptions: str
+    basis: tuple[TermBasisEntry, ...] = ()
 
 
 def _parse_offer(raw: Any, index: int) -> tuple[dict, _OfferTerms]:
@@ -360,15 +390,42 @@ def _parse_offer(raw: Any, index: int) -> tuple[dict, _OfferTerms]:
         scale_program=scale_program, scale_amount=scale_amount, employer_min_share=share,
         small_employer_gap_payer=gap_payer, shortfall_liability=liability, treatments=tuple(treatments),
         phase_in=tuple(phase_in), assumptions=terms.text("assumptions"),
+        basis=_parse_basis(record),
     )
+
+
+def _parse_basis(record: _Record) -> tuple[TermBasisEntry, ...]:
+    """An offer's ``basis``: ``{term path or group: {status, source, passage, note}}``, checked by the term rules.
+
+    A group key (``treatments``, ``sources.federal``) gives every term under it the same basis;
+    a term named on its own wins over its group.
+    """
+    basis = record.sub("basis")
+    keyed = {}
+    for key in basis.raw:
+        entry = basis.sub(key)
+        keyed[key] = (entry.choice("status", m.TermBasis.Status.values), entry.optional_text("source"),
+                      entry.text("passage"), entry.text("note"))
+    try:
+        expanded = expand_basis_keys(keyed, PT_CODES)
+    except KeyError as error:
+        raise basis.error(error.args[0], "is neither a term path nor a group of terms") from None
+    entries = tuple(
+        TermBasisEntry(term=term, status=status, source=source, passage=passage, note=note)
+        for term, (status, source, passage, note) in expanded.items()
+    )
+    for problem in check_basis(entries, PT_CODES):
+        raise record.error(problem.field, problem.message)
+    return entries
 
 
 # --- writing -------------------------------------------------------------------------------------
 
 
 class _Loader:
-    def __init__(self, *, update: bool):
+    def __init__(self, *, update: bool, french: dict | None = None):
         self.update = update
+        self.french = french or {}
         self.report = LoadReport()
         self.jurisdictions: dict[str, m.Jurisdiction] = {}
         self.people: dict[str, m.Person] = {}
@@ -406,7 +463,8 @@ class _Loader:
     def _jurisdiction(self, raw: Any) -> None:
         record = _Record(raw, _name("jurisdiction", raw, "code"))
         code = record.text("code", required=True)
-        self.jurisdictions[code], _ = self._upsert(m.Jurisdiction, record, {"code": code}, {
+        self.jurisdictions[code], _ = self._upsert(m.Jurisdiction, record, {"code": code}, french=self._french(
+                "jurisdictions", code), values={
             "name_en": record.text("name_en", required=True),
             "name_fr": record.text("name_fr", required=True),
             "kind": record.text("kind", required=True),
@@ -422,7 +480,8 @@ class _Loader:
         # keeps `negotiations` free of imports from `grants` (which depends on it, not the reverse).
         envelope_model = apps.get_model("grants", "ProgramEnvelope")
         record = _Record(raw, _name("program", raw, "program"))
-        self._upsert(envelope_model, record, {"program": record.text("program", required=True)}, {
+        program = record.text("program", required=True)
+        self._upsert(envelope_model, record, {"program": program}, french=self._french("programs", program), values={
             "name_en": record.text("name_en", required=True),
             "name_fr": record.text("name_fr", required=True),
             "annual_amount": record.decimal("annual_amount"),
@@ -435,7 +494,7 @@ class _Loader:
     def _person(self, raw: Any) -> None:
         record = _Record(raw, _name("person", raw, "slug"))
         slug = record.text("slug", required=True)
-        person, _ = self._upsert(m.Person, record, {"slug": slug}, {
+        person, _ = self._upsert(m.Person, record, {"slug": slug}, french=self._french("people", slug), values={
             "name": record.text("name", required=True),
             "notes": record.text("notes"),
         })
@@ -443,15 +502,17 @@ class _Loader:
         roles = record.raw.get("roles", [])
         if not isinstance(roles, list):
             raise record.error("roles", "must be a list")
+        french_roles = self._french("people", slug).get("roles", {})
         for position, role_raw in enumerate(roles):
             role = _Record(role_raw, record.name, f"roles[{position}].")
+            role_french = french_roles.get(role.text("title"), {}) if isinstance(french_roles, dict) else {}
             code = role.optional_text("jurisdiction")
             self._upsert(m.Role, role, {
                 "person": person,
                 "title": role.text("title", required=True),
                 "jurisdiction": self._jurisdiction_ref(role, "jurisdiction", code) if code else None,
                 "organization": role.text("organization"),
-            }, {
+            }, french=role_french, values={
                 "start": role.date("start", required=False),
                 "start_precision": role.text("start_precision") or m.DatePrecision.DAY,
                 "end": role.date("end", required=False),
@@ -460,7 +521,9 @@ class _Loader:
 
     def _negotiation(self, raw: Any) -> None:
         record = _Record(raw, _name("negotiation", raw, "slug"))
-        self.negotiation, _ = self._upsert(m.Negotiation, record, {"slug": record.text("slug", required=True)}, {
+        slug = record.text("slug", required=True)
+        self.negotiation, _ = self._upsert(m.Negotiation, record, {"slug": slug}, french=self._french(
+            "negotiation", slug), values={
             "title": record.text("title", required=True),
             "summary": record.text("summary"),
             "started_on": record.date("started_on", required=False),
@@ -471,7 +534,8 @@ class _Loader:
         record = _Record(raw, _name("source", raw, "slug"))
         slug = record.text("slug", required=True)
         # `text` is not seeded: a user may import an article's text and keep it through --update.
-        self.sources[slug], _ = self._upsert(m.Source, record, {"slug": slug}, {
+        self.sources[slug], _ = self._upsert(m.Source, record, {"slug": slug}, french=self._french("sources", slug),
+                                             values={
             "kind": record.text("kind") or m.Source.Kind.NEWS,
             "outlet": record.text("outlet", required=True),
             "title": record.text("title", required=True),
@@ -479,13 +543,15 @@ class _Loader:
             "published_on": record.date("published_on"),
             "date_precision": record.text("date_precision") or m.DatePrecision.DAY,
             "url": record.text("url"),
+            "archive_url": record.text("archive_url"),
             "summary": record.text("summary"),
         })
 
     def _meeting(self, raw: Any) -> None:
         record = _Record(raw, _name("meeting", raw, "slug"))
         slug = record.text("slug", required=True)
-        self.meetings[slug], _ = self._upsert(m.Meeting, record, {"slug": slug}, {
+        self.meetings[slug], _ = self._upsert(m.Meeting, record, {"slug": slug}, french=self._french("meetings", slug),
+                                              values={
             "negotiation": self.negotiation,
             "title": record.text("title", required=True),
             "date": record.date("date"),
@@ -500,13 +566,26 @@ class _Loader:
             ],
             "sources": [self._source_ref(record, "sources", key) for key in record.keys("sources")],
         })
+        self._passages(record, meeting=self.meetings[slug])
+
+    def _passages(self, record: _Record, **owner: models.Model) -> None:
+        """``passages``: ``[{source, passage}]``, the words of each source that support the record."""
+        raw = record.raw.get("passages", [])
+        if not isinstance(raw, list):
+            raise record.error("passages", "must be a list of {source, passage}")
+        for index, item in enumerate(raw):
+            entry = _Record(item, record.name, f"passages[{index}].")
+            source = self._source_ref(entry, "source", entry.text("source", required=True))
+            passage = entry.text("passage", required=True)
+            self._upsert(m.SourcePassage, entry, {**owner, "source": source, "passage": passage}, {})
 
     def _statement(self, raw: Any) -> None:
         record = _Record(raw, _name("statement", raw, "ref"))
         ref = record.text("ref", required=True)
         code = record.optional_text("jurisdiction")
         meeting = record.optional_text("meeting")
-        self.statements[ref], _ = self._upsert(m.Statement, record, {"ref": ref}, {
+        self.statements[ref], _ = self._upsert(m.Statement, record, {"ref": ref}, french=self._french("statements", ref),
+                                               values={
             "negotiation": self.negotiation,
             "speaker": self._person_ref(record, "speaker", record.text("speaker", required=True)),
             "jurisdiction": self._jurisdiction_ref(record, "jurisdiction", code) if code else None,
@@ -525,11 +604,12 @@ class _Loader:
         slug = record.text("slug", required=True)
         responds_to = record.optional_text("responds_to")
         meeting = record.optional_text("meeting")
-        offer, outcome = self._upsert(m.Offer, record, {"slug": slug}, {
+        offer, outcome = self._upsert(m.Offer, record, {"slug": slug}, french=self._french("offers", slug), values={
             "negotiation": self.negotiation,
             "title": record.text("title", required=True),
             "tabled_on": record.date("tabled_on"),
             "date_precision": record.text("date_precision") or m.DatePrecision.DAY,
+            "agreed_on": record.date("agreed_on", required=False),
             "responds_to": self._offer_ref(record, "responds_to", responds_to) if responds_to else None,
             "meeting": self._meeting_ref(record, "meeting", meeting) if meeting else None,
             "status": record.text("status") or m.Offer.Status.TABLED,
@@ -560,6 +640,14 @@ class _Loader:
         for year, fraction in terms.phase_in:
             self._term_row(m.PhaseInStep, record, {"offer": offer, "fiscal_year": year},
                            {"fraction": fraction}, write=rows_too)
+        for entry in terms.basis:
+            self._term_row(m.TermBasis, record, {"offer": offer, "term": entry.term}, {
+                "status": entry.status,
+                "source": (self._source_ref(record, f"basis.{entry.term}.source", entry.source)
+                           if entry.source else None),
+                "passage": entry.passage,
+                "note": entry.note,
+            }, write=rows_too)
         if outcome != "created" and self.update:
             self._warn_if_terms_broken(offer)
 
@@ -572,13 +660,14 @@ class _Loader:
         as_of = record.date("as_of")
         offer = record.optional_text("triggered_by_offer")
         meeting = record.optional_text("triggered_by_meeting")
+        french = self._french("positions", position_key(codes, as_of))
         for code in codes:
             named = _Record(raw, f"position {code} as of {as_of.isoformat()}")
-            self._upsert(m.Position, named, {
+            position, outcome = self._upsert(m.Position, named, {
                 "negotiation": self.negotiation,
                 "jurisdiction": self._jurisdiction_ref(named, "jurisdiction", code),
                 "as_of": as_of,
-            }, {
+            }, french=french, values={
                 "date_precision": named.text("date_precision") or m.DatePrecision.DAY,
                 "stance": named.text("stance", required=True),
                 "summary": named.text("summary", required=True),
@@ -589,6 +678,26 @@ class _Loader:
                 "evidence": [self._statement_ref(named, "evidence", key) for key in named.keys("evidence")],
                 "sources": [self._source_ref(named, "sources", key) for key in named.keys("sources")],
             })
+            self._passages(named, position=position)
+            self._checks(named, position, write=outcome == "created" or self.update)
+
+    def _checks(self, record: _Record, position: m.Position, *, write: bool) -> None:
+        """The conditions a position states (``checks``): a term, an operator and a value, or words only."""
+        raw_checks = record.raw.get("checks", [])
+        if not isinstance(raw_checks, list):
+            raise record.error("checks", "must be a list")
+        for order, raw in enumerate(raw_checks):
+            item = _Record(raw, record.name, f"checks[{order}].")
+            statement = item.optional_text("statement")
+            term = item.text("term")
+            self._term_row(m.Condition, item, {"position": position, "order": order}, {
+                "kind": m.Condition.Kind.CHECK if term else m.Condition.Kind.WORDS,
+                "term": term,
+                "operator": item.text("operator"),
+                "value": item.text("value"),
+                "text": item.text("text", required=True),
+                "statement": self._statement_ref(item, "statement", statement) if statement else None,
+            }, write=write)
 
     # Finding and writing records.
 
@@ -600,7 +709,7 @@ class _Loader:
             parsed_time = datetime.time.fromisoformat(time) if time else None
         except ValueError:
             raise record.error("time", f"must be a time written like 15:00 (got {time!r})") from None
-        self._upsert(m.KeyDate, record, {"slug": slug}, {
+        self._upsert(m.KeyDate, record, {"slug": slug}, french=self._french("key_dates", slug), values={
             "negotiation": self.negotiation,
             "date": record.date("date"),
             "date_precision": record.text("date_precision") or m.DatePrecision.DAY,
@@ -610,6 +719,12 @@ class _Loader:
             "note": record.text("note"),
             "source": self._source_ref(record, "source", record.text("source", required=True)),
         })
+    def _french(self, section: str, key: str) -> dict:
+        """The French texts of one record of the data set (by its natural key); {} when there are none."""
+        texts = self.french.get(section, {}).get(key, {})
+        if not isinstance(texts, dict):
+            raise DatasetError(f"French texts of {section} {key!r}", "(record)", "must be an object")
+        return texts
 
     def _upsert(
         self,
@@ -618,10 +733,16 @@ class _Loader:
         lookup: dict[str, Any],
         values: dict[str, Any],
         *,
+        french: dict[str, Any] | None = None,
         links: dict[str, list[models.Model]] | None = None,
     ) -> tuple[Any, str]:
-        """Find the record by its natural key; create it, keep it, or (update) restore its seeded fields."""
+        """Find the record by its natural key; create it, keep it, or (update) restore its seeded fields.
+
+        A translated field's text (``title``) is its English (``title_en``); ``french`` gives the French
+        (``title_fr``), which fills a record that has none even without ``update``.
+        """
         links = links or {}
+        lookup, values = _in_languages(model, lookup), _in_languages(model, values, french or {})
         counts = self.report.of(model.__name__)
         obj = model.objects.filter(**lookup).first()
         if obj is None:
@@ -633,6 +754,14 @@ class _Loader:
             counts.created += 1
             return obj, "created"
         if not self.update:
+            missing = [name for name, value in values.items() if name.endswith("_fr") and value
+                       and not getattr(obj, name)]
+            for name in missing:
+                setattr(obj, name, values[name])
+            if missing:
+                self._save(obj, record)
+                counts.updated += 1
+                return obj, "updated"
             counts.unchanged += 1
             return obj, "unchanged"
 
@@ -716,6 +845,31 @@ class _Loader:
                                         "nor in the database")
             cache[value] = found
         return cache[value]
+
+
+def position_key(codes: list[str], as_of: datetime.date) -> str:
+    """A position's key in the French texts: its code (or codes, space-separated) and its date."""
+    return f"{' '.join(codes)} {as_of.isoformat()}"
+
+
+def translated_fields(model: type[models.Model]) -> tuple[str, ...]:
+    """The fields of ``model`` kept in both languages (negotiations/translation.py), or ()."""
+    try:
+        return tuple(translator.get_options_for_model(model).fields)
+    except NotRegistered:
+        return ()
+
+
+def _in_languages(model: type[models.Model], values: dict[str, Any], french: dict[str, Any] | None = None) -> dict:
+    """``values`` with each translated field under its English name, plus the French texts given."""
+    fields = translated_fields(model)
+    result = {f"{name}_en" if name in fields else name: value for name, value in values.items()}
+    if french is not None:
+        for name in fields:
+            text = french.get(name)
+            if isinstance(text, str) and text.strip():
+                result[f"{name}_fr"] = repair_text(text.strip())
+    return result
 
 
 def _name(noun: str, raw: Any, key: str) -> str:

@@ -9,6 +9,7 @@ from decimal import Decimal
 
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVector
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
@@ -20,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from negotiations import bounds
+from negotiations.acceptance import condition_problems
 from negotiations.validators import text_length, validate_no_control_characters, validate_record_date
 
 
@@ -82,7 +84,7 @@ def search_index(*, name: str, fields: tuple[str, ...]) -> GinIndex:
     (tests/integration/test_search_index.py checks that the plan uses it). The migration creates
     these indexes on PostgreSQL only.
     """
-    vectors = [SearchVector(field, weight=weight, config="english") for field, weight in zip(fields, "ABC")]
+    vectors = [SearchVector(field, weight=weight, config="fpt_english") for field, weight in zip(fields, "ABC")]
     expression = vectors[0]
     for vector in vectors[1:]:
         expression = expression + vector
@@ -115,8 +117,8 @@ class Jurisdiction(models.Model):
         TERRITORY = "territory", _("territory")
 
     code = models.CharField(_("code"), max_length=2, unique=True)
-    name_en = models.CharField(_("name (English)"), max_length=100)
-    name_fr = models.CharField(_("name (French)"), max_length=100)
+    # Stored as name_en and name_fr (negotiations/translation.py); ``name`` is the reader's language's.
+    name = models.CharField(_("name"), max_length=100)
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
     order = models.PositiveSmallIntegerField(_("display order"), default=0)
     population = models.PositiveBigIntegerField(_("population"))
@@ -134,7 +136,7 @@ class Jurisdiction(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.name_en} ({self.code})"
+        return f"{self.name} ({self.code})"
 
     @property
     def is_federal(self):
@@ -230,6 +232,10 @@ class Source(models.Model):
     published_on = models.DateField(_("published on"), validators=[validate_record_date])
     date_precision = dated_precision_field()
     url = models.URLField(_("address"), max_length=500, blank=True)
+    archive_url = models.URLField(
+        _("archived copy"), max_length=500, blank=True,
+        help_text=_("An archived copy of the page (a web archive's address), when there is one."),
+    )
     summary = bounded_text(_("summary"), bounds.SUMMARY_LENGTH, blank=True)
     text = bounded_text(
         _("text"), bounds.ARTICLE_TEXT_LENGTH, blank=True, help_text=_("The full text, when imported.")
@@ -375,6 +381,10 @@ class Offer(models.Model):
     tabled_by = models.ManyToManyField(Jurisdiction, related_name="offers_tabled", verbose_name=_("tabled by"))
     tabled_on = models.DateField(_("tabled on"), validators=[validate_record_date])
     date_precision = dated_precision_field()
+    agreed_on = models.DateField(
+        _("agreed on"), null=True, blank=True,
+        help_text=_("When the governments that table it agreed it, if that day differs from the day it was tabled."),
+    )
     responds_to = models.ForeignKey(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="responses",
         verbose_name=_("answers"),
@@ -410,6 +420,8 @@ class Offer(models.Model):
         _("assumptions"), bounds.ASSUMPTIONS_LENGTH, blank=True,
         help_text=_("How the sources were read where they leave a term open."),
     )
+    withdrawn_on = models.DateField(_("withdrawn on"), null=True, blank=True)
+    withdrawal_reason = models.TextField(_("why it was withdrawn"), blank=True)
     version = models.PositiveIntegerField(_("version"), default=1, editable=False)
     history = HistoricalRecords(m2m_fields=[tabled_by, sources])
 
@@ -517,6 +529,42 @@ class PhaseInStep(models.Model):
         return f"{self.fiscal_year}: {self.fraction}"
 
 
+class TermBasis(models.Model):
+    """Whether one term of an offer was reported, inferred or assumed, and on what (negotiations.terms).
+
+    A term with no row has no basis given: pages say so rather than treat it as reported.
+    """
+
+    class Status(models.TextChoices):
+        REPORTED = "reported", _("reported")
+        INFERRED = "inferred", _("inferred")
+        ASSUMED = "assumed", _("assumed")
+
+    offer = models.ForeignKey(Offer, on_delete=models.CASCADE, related_name="term_basis", verbose_name=_("offer"))
+    term = models.CharField(_("term"), max_length=40, help_text=_("A term path, such as split.federal or treatments.QC."))
+    status = models.CharField(_("basis"), max_length=10, choices=Status.choices)
+    source = models.ForeignKey(
+        Source, on_delete=models.PROTECT, null=True, blank=True, related_name="term_bases", verbose_name=_("source"),
+    )
+    passage = models.TextField(_("passage"), blank=True, help_text=_("The words of the source that state the term."))
+    note = models.TextField(_("note"), blank=True, help_text=_("The reasoning (inferred) or the assumption (assumed)."))
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["offer", "term"]
+        verbose_name = _("basis of a term")
+        verbose_name_plural = _("bases of terms")
+        constraints = [
+            models.UniqueConstraint(fields=["offer", "term"], name="term_basis_once_per_term",
+                                    violation_error_message=_("Each term has one basis per offer.")),
+            models.CheckConstraint(condition=Q(status__in=["reported", "inferred", "assumed"]),
+                                   name="term_basis_status_known"),
+        ]
+
+    def __str__(self):
+        return f"{self.term}: {self.get_status_display()}"
+
+
 class Position(models.Model):
     negotiation = models.ForeignKey(
         Negotiation, on_delete=models.PROTECT, related_name="positions", verbose_name=_("negotiation")
@@ -560,6 +608,95 @@ class Position(models.Model):
 
     def __str__(self):
         return f"{self.jurisdiction.code} {self.get_stance_display()} as of {self.as_of:%Y-%m-%d}"
+
+
+class SourcePassage(models.Model):
+    """The passage of a source that supports a fact of a position (its stance and conditions) or a meeting."""
+
+    source = models.ForeignKey(Source, on_delete=models.PROTECT, related_name="passages", verbose_name=_("source"))
+    position = models.ForeignKey(
+        Position, on_delete=models.CASCADE, null=True, blank=True, related_name="passages", verbose_name=_("position"),
+    )
+    meeting = models.ForeignKey(
+        Meeting, on_delete=models.CASCADE, null=True, blank=True, related_name="passages", verbose_name=_("meeting"),
+    )
+    passage = models.TextField(_("passage"), help_text=_("Quoted from the source, word for word."))
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["source", "id"]
+        verbose_name = _("supporting passage")
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(position__isnull=False) & Q(meeting__isnull=True))
+                | (Q(position__isnull=True) & Q(meeting__isnull=False)),
+                name="source_passage_supports_one_record",
+                violation_error_message=_("A passage supports either a position or a meeting."),
+            ),
+            models.CheckConstraint(condition=~Q(passage=""), name="source_passage_not_empty"),
+        ]
+
+    def __str__(self):
+        return f"{self.source.outlet}: “{self.passage[:60]}”"
+
+
+class Condition(models.Model):
+    """One condition a position states: a check on one term of an offer, or words that no terms can be held against.
+
+    The check is a term path (``negotiations.terms.term_paths``, or ``treatments.own`` for the position's own
+    jurisdiction), an operator and a value; ``negotiations.acceptance`` holds offers against it.
+    """
+
+    class Kind(models.TextChoices):
+        CHECK = "check", _("a check on a term")
+        WORDS = "words", _("in words only (cannot be checked)")
+
+    class Operator(models.TextChoices):
+        EQ = "eq", _("is (=)")
+        NE = "ne", _("is not (≠)")
+        LE = "le", _("at most (≤)")
+        GE = "ge", _("at least (≥)")
+        LT = "lt", _("less than (<)")
+        GT = "gt", _("more than (>)")
+        IN = "in", _("one of")
+
+    position = models.ForeignKey(Position, on_delete=models.CASCADE, related_name="checks", verbose_name=_("position"))
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+    kind = models.CharField(_("kind"), max_length=5, choices=Kind.choices, default=Kind.CHECK)
+    term = models.CharField(_("term"), max_length=60, blank=True, help_text=_("A term path such as sources.federal.LMA."))
+    operator = models.CharField(_("operator"), max_length=2, choices=Operator.choices, blank=True)
+    value = models.CharField(_("value"), max_length=200, blank=True,
+                             help_text=_("An amount such as 0, a value such as province, or for “one of” a list separated by commas."))
+    text = models.CharField(_("in words"), max_length=300)
+    statement = models.ForeignKey(
+        Statement, on_delete=models.SET_NULL, null=True, blank=True, related_name="conditions_stated",
+        verbose_name=_("stated in"),
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["position", "order", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind="words", term="", operator="") | (Q(kind="check") & ~Q(term="") & ~Q(operator="")),
+                name="condition_check_has_term_and_operator",
+                violation_error_message=_("A check names a term and an operator; a condition in words names neither."),
+            ),
+        ]
+
+    def __str__(self):
+        if self.kind == self.Kind.WORDS:
+            return self.text
+        return f"{self.term} {self.operator} {self.value}"
+
+    def clean(self):
+        if self.kind == self.Kind.WORDS:
+            self.term, self.operator, self.value = "", "", ""
+            return
+        codes = Jurisdiction.objects.exclude(kind=Jurisdiction.Kind.FEDERAL).values_list("code", flat=True)
+        problems = condition_problems(term=self.term, operator=self.operator, value=self.value, pt_codes=codes)
+        if problems:
+            raise ValidationError(problems)
 
 
 class RecordVersion(models.Model):

@@ -24,7 +24,7 @@ from django.forms.utils import ErrorList
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from negotiations import bounds
+from negotiations import bounds, money
 from negotiations.forms import RefuseControlCharacters, scope_to_negotiation
 from negotiations.models import (
     DatePrecision,
@@ -36,10 +36,12 @@ from negotiations.models import (
     Offer,
     Program,
     Source,
+    TermBasis,
     Treatment,
 )
 from negotiations.offer_selectors import OfferLinks
-from negotiations.terms import FUNDING_SOURCES, OfferTerms
+from negotiations.term_basis import term_label
+from negotiations.terms import FUNDING_SOURCES, INFERRED, REPORTED, OfferTerms, TermBasisEntry, check_basis, term_paths
 from negotiations.validators import validate_record_date
 
 # The programs each government can draw on (Ottawa cannot spend a P/T's own revenue, nor a P/T new federal money).
@@ -58,16 +60,53 @@ def program_field(payer: str, program: str) -> str:
     return f"{payer}_{program}"
 
 
+def basis_field(path: str, part: str) -> str:
+    """The name of one control of a term's basis: ``part`` is status, source or note (``basis__split__federal__status``)."""
+    return f"basis__{path.replace('.', '__')}__{part}"
+
+
+BASIS_STATUS_CHOICES = [("", _("not given")), *TermBasis.Status.choices]
+
+
 def treatment_field(code: str) -> str:
     """The name of the treatment select of one province or territory, e.g. ``treatment_QC``."""
     return f"treatment_{code}"
 
 
+class MoneyInput(forms.TextInput):
+    """A text box for money (a number box would drop "$300M" as empty); a whole stored amount shows
+    without its ".00"."""
+
+    def format_value(self, value):
+        if isinstance(value, Decimal) and value == value.to_integral_value():
+            return f"{value.quantize(Decimal(1)):f}"
+        return super().format_value(value)
+
+
+class MoneyField(forms.DecimalField):
+    """An amount of money as people type it ("$300M", "300 million", "15 000,50"): read by the one
+    money parser (negotiations.money), whose message says what was wrong and shows an example."""
+
+    def to_python(self, value):
+        if value in self.empty_values or (isinstance(value, str) and not value.strip()):
+            return None
+        if isinstance(value, Decimal):
+            return value
+        try:
+            return money.parse_money(str(value))
+        except money.MoneyError as error:
+            raise forms.ValidationError(_(error.template), code="invalid", params=error.params) from error
+
+    def widget_attrs(self, widget):
+        # A text box (a number box would drop "$300M" as empty); no step/min/max of DecimalField.
+        return {"inputmode": "decimal", "autocomplete": "off"}
+
+
 def _money_field(label, *, max_digits=12, required=True, help_text=""):
     # No min_value: a negative amount is refused by check_terms, with the admin's wording.
-    return forms.DecimalField(
+    return MoneyField(
         label=label, max_digits=max_digits, decimal_places=2, required=required, help_text=help_text,
-        widget=forms.NumberInput(attrs={"step": "0.01", "inputmode": "decimal"}),
+        widget=MoneyInput(),
     )
 
 
@@ -92,7 +131,8 @@ class OfferTermsForm(RefuseControlCharacters, forms.Form):
         help_text=_("The program whose national amount sets the number of grants."),
     )
     scale_amount = _money_field(
-        _("National amount drawn a year"), max_digits=14, help_text=_("For example 300000000 for $300M."),
+        _("National amount drawn a year"), max_digits=14,
+        help_text=_("For example $300M, 300 million or 300,000,000."),
     )
     employer_min_share = forms.DecimalField(
         # Wider than the model field so that 15 (meant as 15 %) reaches check_terms and its message.
@@ -119,13 +159,13 @@ class OfferTermsForm(RefuseControlCharacters, forms.Form):
         for payer, programs in PAYER_PROGRAMS.items():
             for program in programs:
                 self.fields[program_field(payer, program)] = _money_field(
-                    format_lazy("{payer}: {program}", payer=PAYER_LABELS[payer], program=Program(program).value),
+                    format_lazy("{payer}: {program}", payer=PAYER_LABELS[payer], program=Program(program).label),
                     required=False,
                 )
         for jurisdiction in self.provinces:
             # Not required: a P/T left out of the post takes part, as it does without a row.
             self.fields[treatment_field(jurisdiction.code)] = forms.ChoiceField(
-                label=jurisdiction.name_en, choices=Treatment.choices, initial=Treatment.PARTICIPATES,
+                label=jurisdiction.name, choices=Treatment.choices, initial=Treatment.PARTICIPATES,
                 required=False,
             )
         for row in range(PHASE_IN_ROWS):
@@ -146,7 +186,7 @@ class OfferTermsForm(RefuseControlCharacters, forms.Form):
     def _set_jurisdictions(self, jurisdictions: list[Jurisdiction] | None) -> None:
         # One query for every government: the treatment fields need the P/Ts, "tabled by" all of them.
         if jurisdictions is None:
-            jurisdictions = list(Jurisdiction.objects.only("pk", "code", "name_en", "kind", "order"))
+            jurisdictions = list(Jurisdiction.objects.only("pk", "code", "name", "kind", "order"))
         self.jurisdictions = jurisdictions
         self.provinces = [j for j in jurisdictions if j.kind != Jurisdiction.Kind.FEDERAL]
 
@@ -201,6 +241,7 @@ class OfferTermsForm(RefuseControlCharacters, forms.Form):
 
     def add_term_error(self, field: str, message: str):
         """Attach a broken terms rule to the field it names."""
+        self.__dict__.setdefault("_rule_messages", set()).add((field, str(message)))
         if field in self.fields:
             self.add_error(field, message)
         else:
@@ -284,13 +325,15 @@ class OfferTermsForm(RefuseControlCharacters, forms.Form):
     def funding_sources_errors(self) -> ErrorList:
         return self.errors.get(FUNDING_SOURCES, self.error_class())
 
-    def live_errors(self, touched: set[str]) -> list[tuple[str, ErrorList]]:
+    def live_errors(self, touched: set[str], changed: str = "") -> list[tuple[str, ErrorList]]:
         """Every error slot with the errors to show while the person is still typing: ``(slot id, errors)``.
 
         Only what they have touched shows errors; a rule about several fields (the
         split adds up to the maximum grant, the sources add up to each payer's
         amount) shows as soon as any of them is touched. Other slots come back empty,
-        which clears errors the person has since fixed.
+        which clears errors the person has since fixed. When ``changed`` (the field the
+        person changed last) is one of a rule's fields, the rule's errors land on it,
+        where the person is, rather than on the rule's own slot.
         """
         groups = {
             "max_grant": set(SPLIT_FIELDS),
@@ -302,14 +345,31 @@ class OfferTermsForm(RefuseControlCharacters, forms.Form):
         for row in range(PHASE_IN_ROWS):
             pair = {f"phase_in_year_{row}", f"phase_in_fraction_{row}"}
             groups[f"phase_in_year_{row}"] = groups[f"phase_in_fraction_{row}"] = pair
-        slots = []
+        for name in self.fields:
+            if name.startswith("basis__") and name.endswith("__status"):
+                stem = name.removesuffix("status")
+                groups[name] = {name, stem + "source", stem + "note"}
+        moved_to = {}  # a rule's slot -> the field changed, which shows its errors instead
+        if changed in self.fields and not self.fields[changed].widget.is_hidden:
+            for name, members in groups.items():
+                if changed in members and changed != name:
+                    moved_to[name] = changed
+        slots = {}
         for name in [*self.fields, FUNDING_SOURCES]:
             if self.fields.get(name) is not None and self.fields[name].widget.is_hidden:
                 continue
+            if name.startswith("basis__") and not name.endswith("__status"):
+                continue  # a term's basis has one error slot, its status's
             shown = touched & groups.get(name, {name})
             errors = self.errors.get(name, self.error_class()) if shown else self.error_class()
-            slots.append((self.slot_id(name), errors))
-        return slots
+            slots[name] = self.error_class(errors)
+        rule_messages = self.__dict__.get("_rule_messages", set())
+        for rule, field in moved_to.items():
+            # Only a rule's own messages move: a field's own error ("Enter a number") stays on it.
+            moving = [error for error in slots[rule] if (rule, str(error)) in rule_messages]
+            slots[field].extend(error for error in moving if error not in slots[field])
+            slots[rule] = self.error_class([error for error in slots[rule] if error not in moving])
+        return [(self.slot_id(name), errors) for name, errors in slots.items()]
 
 
 class _SharedFields(dict):
@@ -375,6 +435,10 @@ class OfferForm(OfferTermsForm):
         error_messages={"required": _("Name at least one government that tabled the offer.")},
     )
     tabled_on = forms.DateField(label=_("Tabled on"), widget=_date_input(), validators=[validate_record_date])
+    agreed_on = forms.DateField(
+        label=_("Agreed on"), widget=_date_input(), required=False, validators=[validate_record_date],
+        help_text=_("When the governments that table it agreed it, if not the day it was tabled."),
+    )
     date_precision = forms.ChoiceField(
         label=_("Date precision"), choices=DatePrecision.choices, initial=DatePrecision.DAY,
     )
@@ -386,6 +450,12 @@ class OfferForm(OfferTermsForm):
     summary = forms.CharField(
         label=_("Summary"), required=False, max_length=bounds.SUMMARY_LENGTH, widget=forms.Textarea(attrs={"rows": 3})
     )
+    # The offer's own text in French (title, summary and assumptions above are the English).
+    title_fr = forms.CharField(label=_("Title in French"), max_length=250, required=False)
+    summary_fr = forms.CharField(label=_("Summary in French"), required=False, max_length=bounds.SUMMARY_LENGTH,
+                                 widget=forms.Textarea(attrs={"rows": 3}))
+    assumptions_fr = forms.CharField(label=_("Assumptions in French"), required=False, max_length=bounds.ASSUMPTIONS_LENGTH,
+                                     widget=forms.Textarea(attrs={"rows": 3}))
     sources = forms.ModelMultipleChoiceField(
         Source.objects.only("pk", "slug", "outlet", "title", "published_on"), to_field_name="slug",
         required=False, label=_("Sources"), widget=forms.SelectMultiple(attrs={"size": 5}),
@@ -395,7 +465,7 @@ class OfferForm(OfferTermsForm):
 
     RECORD_FIELDS = (
         "negotiation", "title", "slug", "tabled_by", "tabled_on", "date_precision", "responds_to", "status",
-        "summary", "sources", "meeting",
+        "summary", "sources", "meeting", "agreed_on", "title_fr", "summary_fr", "assumptions_fr",
     )
 
     def __init__(self, *args, offer: Offer | None = None, **kwargs):
@@ -423,6 +493,95 @@ class OfferForm(OfferTermsForm):
         self._show_choices("sources", lambda: [
             (s.slug, f"{s.outlet}: {s.title} ({s.published_on:%Y-%m-%d})") for s in fields["sources"].queryset
         ])
+        self._add_basis_fields()
+
+    # -- the basis of each term (negotiations.terms: reported, inferred, assumed)
+
+    def _add_basis_fields(self) -> None:
+        names = {j.code: j.name_en for j in self.provinces}
+        self.basis_paths = term_paths(j.code for j in self.provinces)
+        self.basis_labels = {path: term_label(path, names) for path in self.basis_paths}
+        source_choices = functools.cache(lambda: [
+            ("", _("the offer's first source")), *self.fields["sources"].widget.choices,
+        ])
+        for path in self.basis_paths:
+            label = self.basis_labels[path]
+            self.fields[basis_field(path, "status")] = forms.ChoiceField(
+                label=format_lazy("{label}: {what}", label=label, what=_("basis")), required=False,
+                choices=BASIS_STATUS_CHOICES,
+            )
+            source = forms.ChoiceField(label=format_lazy("{label}: {what}", label=label, what=_("source")),
+                                       required=False)
+            source.choices = source_choices
+            self.fields[basis_field(path, "source")] = source
+            self.fields[basis_field(path, "note")] = forms.CharField(
+                label=format_lazy("{label}: {what}", label=label, what=_("passage or note")), required=False,
+                widget=forms.TextInput(attrs={"placeholder": _("the passage, the reasoning or the assumption")}),
+            )
+            # The row's one error slot is its status's: the source and the note point there too.
+            for part in ("source", "note"):
+                self.fields[basis_field(path, part)].widget.attrs["aria-describedby"] = (
+                    self.slot_id(basis_field(path, "status")))
+            # The row's other text, which the one visible box does not show (a reported term's note, an
+            # assumed or inferred term's passage), kept as it is so that saving the form loses nothing.
+            for part in ("kept_passage", "kept_note"):
+                self.fields[basis_field(path, part)] = forms.CharField(required=False, widget=forms.HiddenInput)
+        self._describe_errors()
+
+    def basis_rows(self) -> list[dict]:
+        """One row per term for the template: its label and its three controls."""
+        return [
+            {"path": path, "label": self.basis_labels[path], "status": self[basis_field(path, "status")],
+             "source": self[basis_field(path, "source")], "note": self[basis_field(path, "note")],
+             "kept": (self[basis_field(path, "kept_passage")], self[basis_field(path, "kept_note")])}
+            for path in self.basis_paths
+        ]
+
+    @property
+    def basis_given(self) -> int:
+        """How many terms have a basis in the form (for the section's summary line)."""
+        return sum(1 for path in self.basis_paths if self[basis_field(path, "status")].value())
+
+    def _basis_entries(self, cleaned_data) -> list[TermBasisEntry]:
+        """The bases the form gives; a reported or inferred term with no source takes the offer's first."""
+        chosen = cleaned_data.get("sources") or []
+        default = chosen[0].slug if len(chosen) else None
+        entries = []
+        for path in self.basis_paths:
+            status = cleaned_data.get(basis_field(path, "status"))
+            if not status:
+                continue
+            note = (cleaned_data.get(basis_field(path, "note")) or "").strip()
+            source = cleaned_data.get(basis_field(path, "source")) or (default if status in (REPORTED, INFERRED) else None)
+            kept_passage = cleaned_data.get(basis_field(path, "kept_passage")) or ""
+            kept_note = cleaned_data.get(basis_field(path, "kept_note")) or ""
+            entries.append(TermBasisEntry(
+                term=path, status=status, source=source or None,
+                passage=note if status == REPORTED else kept_passage,
+                note=kept_note if status == REPORTED else note,
+            ))
+        return entries
+
+    def basis(self) -> list[TermBasisEntry]:
+        """The bases, as the services take them; call after is_valid() returned True."""
+        return self._checked_basis
+
+    def clean(self):
+        cleaned_data = super().clean()
+        self._checked_basis = self._basis_entries(cleaned_data)
+        for problem in check_basis(self._checked_basis, [j.code for j in self.provinces]):
+            self.add_term_error(problem.field, problem.message)
+        return cleaned_data
+
+    def add_term_error(self, field: str, message: str):
+        """A basis problem (``basis.<term>``) goes next to that term's basis; the rest as the terms form does."""
+        if field.startswith("basis."):
+            field = basis_field(field.removeprefix("basis."), "status")
+            if field not in self.fields:
+                field = None
+            self.add_error(field, message)
+            return
+        super().add_term_error(field, message)
 
     def _show_choices(self, name: str, load) -> None:
         # A callable is evaluated on each iteration of the choices: cache it so a render reads them once.
@@ -443,12 +602,14 @@ class OfferForm(OfferTermsForm):
     def preview_params(self) -> str:
         """htmx's ``hx-params`` for the live preview: every field but those of the record alone (and the
         CSRF token, which htmx sends as a header), which the preview does not read."""
-        unread = [name for name in self.declared_fields if name not in OfferTermsForm.declared_fields]
+        # The negotiation and the date are read too: the preview says who would sign on that date.
+        unread = [name for name in self.declared_fields
+                  if name not in OfferTermsForm.declared_fields and name not in ("negotiation", "tabled_on")]
         return "not " + ",".join([*unread, "csrfmiddlewaretoken"])
 
     def record(self) -> dict:
         """The offer's own fields, as the services take them; call after is_valid() returned True."""
-        return {name: self.cleaned_data[name] for name in self.RECORD_FIELDS}
+        return {**{name: self.cleaned_data[name] for name in self.RECORD_FIELDS}, "basis": self.basis()}
 
     def add_service_error(self, error) -> None:
         """Attach a service's ValidationError to the fields it names (others to the form as a whole)."""
@@ -461,7 +622,7 @@ class OfferForm(OfferTermsForm):
         what it names (``offer_selectors.offer_links``).
 
         ``as_new`` starts a new offer from it: same negotiation, governments and
-        terms, answering it, with its own title, date, status and sources to fill in.
+        terms, answering it, with its own title, date, status, sources and assumptions to fill in.
         """
         initial = {
             "negotiation": offer.negotiation.slug,
@@ -475,7 +636,8 @@ class OfferForm(OfferTermsForm):
             "employer_min_share": offer.employer_min_share,
             "small_employer_gap_payer": offer.small_employer_gap_payer,
             "shortfall_liability": offer.shortfall_liability,
-            "assumptions": offer.assumptions,
+            "assumptions": offer.assumptions_en,
+            "assumptions_fr": offer.assumptions_fr or "",
         }
         for row in offer.funding_sources.all():
             initial[program_field(row.payer, row.program)] = row.amount
@@ -485,17 +647,31 @@ class OfferForm(OfferTermsForm):
             initial[f"phase_in_year_{index}"] = row.fiscal_year
             initial[f"phase_in_fraction_{index}"] = row.fraction
         if as_new:
+            # A new offer's terms need their own basis: the old one's sources do not report them.
+            # Nor is its reading of the sources: the assumptions start empty.
+            initial.pop("assumptions", None)
+            initial.pop("assumptions_fr", None)
             initial["responds_to"] = offer.slug
             return initial
+        for term, (status, source, passage, note) in links.basis.items():
+            initial[basis_field(term, "status")] = status
+            initial[basis_field(term, "source")] = source
+            initial[basis_field(term, "note")] = passage if status == REPORTED else note
+            initial[basis_field(term, "kept_passage")] = passage
+            initial[basis_field(term, "kept_note")] = note
+
         initial.update({
-            "title": offer.title,
+            "title": offer.title_en,
+            "title_fr": offer.title_fr or "",
+            "summary_fr": offer.summary_fr or "",
             "slug": offer.slug,
             "tabled_on": offer.tabled_on,
             "date_precision": offer.date_precision,
             "responds_to": offer.responds_to.slug if offer.responds_to_id else "",
             "status": offer.status,
-            "summary": offer.summary,
+            "summary": offer.summary_en,
             "meeting": offer.meeting.slug if offer.meeting_id else "",
+            "agreed_on": offer.agreed_on,
             "sources": links.sources,
             "version": offer.version,
         })
@@ -505,6 +681,9 @@ class OfferForm(OfferTermsForm):
     def initial_from(cls, query) -> dict:
         """Initial values from a query string (``?negotiation=…&tabled_by=CA``) for the record's fields."""
         initial = {name: query[name] for name in ("negotiation", "title", "responds_to", "meeting") if query.get(name)}
+        # Terms too: a scenario recorded as an offer opens this form filled from it (grants.deal).
+        initial |= {name: value for name, value in query.items()
+                    if name not in initial and name not in ("from", "tabled_by") and value}
         if query.getlist("tabled_by"):
             initial["tabled_by"] = query.getlist("tabled_by")
         return initial
@@ -521,7 +700,7 @@ class OfferFilterForm(RefuseControlCharacters, forms.Form):
         label=_("Status"), required=False, choices=[("", _("Any status")), *Offer.Status.choices],
     )
     tabled_by = forms.ModelChoiceField(
-        Jurisdiction.objects.only("pk", "code", "name_en", "order"), to_field_name="code", required=False,
+        Jurisdiction.objects.only("pk", "code", "name", "order"), to_field_name="code", required=False,
         label=_("Tabled by"), empty_label=_("Any government"),
     )
 

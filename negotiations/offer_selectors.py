@@ -7,7 +7,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import CharField, F, Prefetch, Q, Value, prefetch_related_objects
+from django.db.models import CharField, F, Prefetch, Q, TextField, Value, prefetch_related_objects
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from negotiations.models import (
@@ -21,8 +22,10 @@ from negotiations.models import (
     PhaseInStep,
     Program,
     Source,
+    TermBasis,
     Treatment,
 )
+from negotiations.term_basis import OfferBasis, offer_basis_with_sources
 
 HISTORY_SHOWN = 20
 
@@ -44,6 +47,7 @@ class TermChange:
     before: Decimal | str | None
     after: Decimal | str | None
     difference: Decimal | None = None  # after - before, for amounts
+    term: str = ""  # the term path (negotiations.terms), to show the basis of its new value
 
     @property
     def direction(self) -> str:
@@ -81,6 +85,7 @@ class OfferPage:
     responses: list[Offer]
     term_changes: list[TermChange] | None  # None when the offer answers nothing
     history: list[HistoryEntry]
+    basis: "OfferBasis | None" = None  # the basis of each term (negotiations.term_basis)
 
 
 def offer_page(*, slug: str) -> OfferPage | None:
@@ -100,7 +105,7 @@ def offer_page(*, slug: str) -> OfferPage | None:
     prefetch_related_objects([o for o in (offer, parent) if o is not None], *_TERM_ROWS)
     prefetch_related_objects(
         [offer],
-        Prefetch("tabled_by", queryset=Jurisdiction.objects.only("pk", "code", "name_en", "order", "kind")),
+        Prefetch("tabled_by", queryset=Jurisdiction.objects.only("pk", "code", "name", "order", "kind")),
         Prefetch("sources", queryset=Source.objects.order_by("-published_on")),
     )
     return OfferPage(
@@ -108,6 +113,7 @@ def offer_page(*, slug: str) -> OfferPage | None:
         responses=responses,
         term_changes=term_changes(parent, offer) if parent is not None else None,
         history=offer_history(offer),
+        basis=offer_basis_with_sources(offer, offer.sources.all()),
     )
 
 
@@ -129,27 +135,38 @@ class OfferLinks:
     tabled_by: list[str]  # jurisdiction codes
     sources: list[str]  # source slugs
     treatments: dict[str, str]  # jurisdiction code -> treatment, for the P/Ts not simply participating
+    # term path -> (status, source slug or "", passage, note): the basis of each term that has one
+    basis: dict[str, tuple[str, str, str, str]] = field(default_factory=dict)
 
 
 def offer_links(offer: Offer) -> OfferLinks:
-    """The offer's governments, sources and treatments, in one query: the three are rows of
-    (kind, key, value) strings, so one UNION reads them, where a prefetch each would take three."""
+    """The offer's governments, sources, treatments and term bases, in one query: the four are rows of
+    (kind, key, value, …) strings, so one UNION reads them, where a prefetch each would take four."""
     text = CharField()
+    empty = Value("", output_field=TextField())
     rows = (
         Offer.tabled_by.through.objects.filter(offer_id=offer.pk).order_by()
-        .values_list(Value("tabled_by", output_field=text), F("jurisdiction__code"), Value("", output_field=text))
+        .values_list(Value("tabled_by", output_field=text), F("jurisdiction__code"), Value("", output_field=text),
+                     empty, empty, empty)
         .union(
             Offer.sources.through.objects.filter(offer_id=offer.pk).order_by()
-            .values_list(Value("sources", output_field=text), F("source__slug"), Value("", output_field=text)),
+            .values_list(Value("sources", output_field=text), F("source__slug"), Value("", output_field=text),
+                         empty, empty, empty),
             JurisdictionTreatment.objects.filter(offer_id=offer.pk).order_by()
-            .values_list(Value("treatments", output_field=text), F("jurisdiction__code"), F("treatment")),
+            .values_list(Value("treatments", output_field=text), F("jurisdiction__code"), F("treatment"),
+                         empty, empty, empty),
+            TermBasis.objects.filter(offer_id=offer.pk).order_by()
+            .values_list(Value("basis", output_field=text), F("term"), F("status"),
+                         Coalesce(F("source__slug"), empty, output_field=TextField()), F("passage"), F("note")),
             all=True,
         )
     )
     links = OfferLinks(tabled_by=[], sources=[], treatments={})
-    for kind, key, value in rows:
+    for kind, key, value, source, passage, note in rows:
         if kind == "treatments":
             links.treatments[key] = value
+        elif kind == "basis":
+            links.basis[key] = (value, source or "", passage, note)
         else:
             getattr(links, kind).append(key)
     return links
@@ -167,19 +184,20 @@ def term_changes(before: Offer, after: Offer) -> list[TermChange]:
     """
     changes: list[TermChange] = []
 
-    def money(label, old, new):
+    def money(label, old, new, term=""):
         old, new = old or Decimal(0), new or Decimal(0)
         if old != new:
-            changes.append(TermChange(label, "money", old, new, new - old))
+            changes.append(TermChange(label, "money", old, new, new - old, term=term))
 
-    def text(label, old, new):
+    def text(label, old, new, term=""):
         if old != new:
-            changes.append(TermChange(label, "text", old, new))
+            changes.append(TermChange(label, "text", old, new, term=term))
 
-    money(_("Maximum grant per trainee"), before.max_grant, after.max_grant)
-    money(_("Federal per trainee"), before.federal_amount, after.federal_amount)
-    money(_("Provincial or territorial per trainee"), before.provincial_amount, after.provincial_amount)
-    money(_("Employer per trainee"), before.employer_amount, after.employer_amount)
+    money(_("Maximum grant per trainee"), before.max_grant, after.max_grant, "max_grant")
+    money(_("Federal per trainee"), before.federal_amount, after.federal_amount, "split.federal")
+    money(_("Provincial or territorial per trainee"), before.provincial_amount, after.provincial_amount,
+          "split.provincial")
+    money(_("Employer per trainee"), before.employer_amount, after.employer_amount, "split.employer")
 
     old_sources, new_sources = _sources(before), _sources(after)
     for payer in GovernmentPayer:
@@ -189,31 +207,34 @@ def term_changes(before: Offer, after: Offer) -> list[TermChange]:
                 money(
                     _("%(payer)s money from %(program)s per trainee")
                     % {"payer": payer.label.capitalize(), "program": program.value},
-                    old_sources.get(key), new_sources.get(key),
+                    old_sources.get(key), new_sources.get(key), f"sources.{payer.value}.{program.value}",
                 )
 
-    text(_("Scale drawn from"), before.get_scale_program_display(), after.get_scale_program_display())
-    money(_("National amount drawn"), before.scale_amount, after.scale_amount)
+    text(_("Scale drawn from"), before.get_scale_program_display(), after.get_scale_program_display(), "scale")
+    money(_("National amount drawn"), before.scale_amount, after.scale_amount, "scale")
     if before.employer_min_share != after.employer_min_share:
         changes.append(TermChange(
             _("Employer minimum share"), "share", before.employer_min_share, after.employer_min_share,
+            term="employer_min_share",
         ))
-    text(_("Who covers the small-employer gap"), _gap_payer(before), _gap_payer(after))
+    text(_("Who covers the small-employer gap"), _gap_payer(before), _gap_payer(after), "small_employer_gap_payer")
     text(_("Liable for an employer shortfall"),
-         before.get_shortfall_liability_display(), after.get_shortfall_liability_display())
+         before.get_shortfall_liability_display(), after.get_shortfall_liability_display(), "shortfall_liability")
 
     old_treatments, new_treatments = _treatments(before), _treatments(after)
     for code in sorted({*old_treatments, *new_treatments}, key=lambda c: _order(c, old_treatments, new_treatments)):
         old = old_treatments.get(code, (None, Treatment.PARTICIPATES))
         new = new_treatments.get(code, (None, Treatment.PARTICIPATES))
-        name = (old[0] or new[0]).name_en
-        text(_("Treatment of %(name)s") % {"name": name}, Treatment(old[1]).label, Treatment(new[1]).label)
+        name = (old[0] or new[0]).name
+        text(_("Treatment of %(name)s") % {"name": name}, Treatment(old[1]).label, Treatment(new[1]).label,
+             f"treatments.{code}")
 
     old_steps, new_steps = _steps(before), _steps(after)
     for year in sorted({*old_steps, *new_steps}):
         if old_steps.get(year) != new_steps.get(year):
             changes.append(TermChange(
                 _("Phase-in %(year)s") % {"year": year}, "share", old_steps.get(year), new_steps.get(year),
+                term="phase_in",
             ))
     return changes
 
@@ -247,7 +268,7 @@ def _gap_payer(offer: Offer) -> str:
 
 # The offer's own fields shown in its history (the version number is bookkeeping).
 _HISTORY_FIELDS = (
-    "title", "slug", "negotiation", "tabled_on", "date_precision", "responds_to", "meeting", "status", "summary",
+    "title", "slug", "negotiation", "tabled_on", "agreed_on", "date_precision", "responds_to", "meeting", "status", "summary",
     "max_grant", "federal_amount", "provincial_amount", "employer_amount", "scale_program", "scale_amount",
     "employer_min_share", "small_employer_gap_payer", "shortfall_liability", "assumptions",
 )

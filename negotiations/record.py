@@ -18,10 +18,11 @@ from negotiations.models import (
     Position,
     Role,
     Source,
+    SourcePassage,
     Statement,
 )
 
-_CODES_ONLY = Jurisdiction.objects.only("code", "name_en", "order")
+_CODES_ONLY = Jurisdiction.objects.only("code", "name", "order")
 
 
 def _roles():
@@ -64,6 +65,7 @@ def meeting_detail(*, slug: str) -> Meeting | None:
             Prefetch("statements", queryset=_statements()),
             Prefetch("offers", queryset=_offers()),
             "sources",
+            "passages",
             Prefetch("positions_triggered", queryset=Position.objects.select_related("jurisdiction")),
         )
         .filter(slug=slug)
@@ -72,6 +74,9 @@ def meeting_detail(*, slug: str) -> Meeting | None:
     if meeting is not None:
         for person in meeting.participants.all():
             person.role_then = _role_on(list(person.roles.all()), meeting.date)
+        # Each source with the passages of it that support the meeting's outcome, shown next to its link.
+        for source in meeting.sources.all():
+            source.supporting = [p.passage for p in meeting.passages.all() if p.source_id == source.pk]
     return meeting
 
 
@@ -112,13 +117,15 @@ def source_list() -> QuerySet[Source]:
 
 
 def source_detail(*, slug: str) -> Source | None:
-    """A source with the meetings, statements, positions and offers citing it: six queries."""
+    """A source with the meetings, statements, positions and offers citing it, and its passages: seven queries."""
     return (
         Source.objects.prefetch_related(
             Prefetch("meetings", queryset=Meeting.objects.select_related("negotiation")),
             Prefetch("statements", queryset=_statements()),
             Prefetch("positions", queryset=Position.objects.select_related("jurisdiction", "negotiation")),
             Prefetch("offers", queryset=_offers()),
+            Prefetch("passages", queryset=SourcePassage.objects.select_related(
+                "meeting", "position__jurisdiction").order_by("pk")),
         )
         .filter(slug=slug)
         .first()

@@ -10,19 +10,23 @@ one for people's roles: six queries at most.
 """
 
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import reduce
 from operator import and_, or_
 
 from django.db import connection
-from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery, Window
+from django.db.models import Case, Count, Func, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When, Window
+from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
-from negotiations.models import Jurisdiction, Meeting, Offer, Person, Role, Statement
+from negotiations import money
+from negotiations.models import Jurisdiction, Meeting, Offer, Person, Position, Role, Source, Statement
 
-# English stemming, so "grants" finds "grant" and "training" finds "train".
-CONFIG = "english"
+# English stemming, so "grants" finds "grant" and "training" finds "train"; accents ignored
+# ("Quebec" finds "Québec"): a copy of "english" that runs unaccent first (migration 0007_i16_search).
+CONFIG = "fpt_english"
 LIMIT = 20
 MAX_LENGTH = 200
 
@@ -81,26 +85,115 @@ def _people():
     )
 
 
+def _positions():
+    return Position.objects.select_related("jurisdiction", "negotiation")
+
+
+def _jurisdictions():
+    return Jurisdiction.objects.all()
+
+
+def _sources():
+    return Source.objects.all()
+
+
 KINDS = (
     _Kind("statements", _("Statements"), _statements, ("quote", "context"), ("-date", "-pk")),
     _Kind("meetings", _("Meetings"), _meetings, ("title", "outcome", "location"), ("-date", "-pk")),
     _Kind("offers", _("Offers"), _offers, ("title", "summary", "assumptions"), ("-tabled_on", "-pk")),
     _Kind("people", _("People"), _people, ("name", "roles__title"), ("name", "pk")),
 )
+# Small tables, searched by accent-blind containment on every database.
+CONTAINS_KINDS = (
+    _Kind("positions", _("Positions"), _positions,
+          ("summary", "conditions", "stance", "jurisdiction__name_en", "jurisdiction__name_fr", "jurisdiction__code"),
+          ("-as_of", "-pk")),
+    _Kind("jurisdictions", _("Jurisdictions"), _jurisdictions, ("name_en", "name_fr", "code"), ("order", "code")),
+    _Kind("sources", _("Sources"), _sources, ("title", "outlet", "author", "summary"), ("-published_on", "-pk")),
+)
+ORDER = ("people", "statements", "positions", "offers", "meetings", "jurisdictions", "sources")
+SNIPPET_FIELDS = {"statements": "quote", "meetings": "outcome", "offers": "summary", "positions": "summary",
+                  "sources": "summary"}
+SNIPPET_CHARS = 90
+
+
+class Unaccent(Func):
+    """unaccent(text): PostgreSQL's extension (migration 0007_i16_search); on SQLite, fold() registered
+    on each connection (negotiations.apps)."""
+
+    function = "unaccent"
+
+
+def fold(text: str) -> str:
+    """Lower case without accents: "Québec" → "quebec"."""
+    decomposed = unicodedata.normalize("NFKD", text or "")
+    return "".join(char for char in decomposed if not unicodedata.combining(char)).lower()
+
+
+def money_forms(query: str) -> list[str] | None:
+    """The ways an amount is written in the record, when the query is an amount ("$300M" → "300 million", …)."""
+    if not re.search(r"\d", query):
+        return None
+    try:
+        amount = money.parse_money(query)
+    except money.MoneyError:
+        return None
+    if amount <= 0 or amount != amount.to_integral_value():
+        return None
+    whole = int(amount)
+    forms = [f"{whole:,}", f"{whole:,}".replace(",", " "), str(whole)]
+    for unit, size in (("billion", 10**9), ("million", 10**6)):
+        if whole >= size and (whole * 100) % size == 0:
+            number = f"{whole / size:g}"
+            forms += [f"{number} {unit}", f"{number}-{unit}", f"{number}{unit[0].upper()}"]
+            if unit == "million":
+                forms += [f"{number} millions", f"{number} M$"]
+            break
+    return forms
 
 
 def search_record(*, query: str, limit: int = LIMIT) -> SearchResults:
-    """Search every kind for `query`; an empty query (or one of punctuation only) finds nothing."""
+    """Search every kind for `query`; an empty query (or one of punctuation only) finds nothing.
+
+    An amount ("$300M", "300 million") finds the record's ways of writing it; a person's name puts
+    that person's own words first.
+    """
     query = query.strip()
     words = _words(query)
     if not words:
         return SearchResults(query=query, groups=[])
-    if connection.vendor == "postgresql":
-        search = _full_text
+    amounts = money_forms(query)
+    folded = [fold(word) for word in words]
+    if amounts:
+        groups = [_group(kind, _any_phrase(kind, amounts), limit, amounts) for kind in (*KINDS, *CONTAINS_KINDS)]
     else:
-        search = _contains
-    groups = [_group(kind, search(kind, words), limit) for kind in KINDS]
+        search = _full_text if connection.vendor == "postgresql" else _contains
+        groups = [_group(kind, _speaker_first(kind, search, words, folded), limit, folded) for kind in KINDS]
+        groups += [_group(kind, _contains(kind, words), limit, folded) for kind in CONTAINS_KINDS]
+    groups.sort(key=lambda group: ORDER.index(group.kind))
     return SearchResults(query=query, groups=groups)
+
+
+def _speaker_first(kind: _Kind, search, words: list[str], folded: list[str]) -> QuerySet:
+    """Statements: also those whose speaker's name has every word, and those first."""
+    if kind.kind != "statements":
+        return search(kind, words)
+    speaker = reduce(and_, (Q(speaker_folded__contains=word) for word in folded))
+    # The speakers' ids first (one query): a list, not a subquery, keeps the full-text index usable.
+    own = list(Person.objects.annotate(speaker_folded=Unaccent(Lower("name"))).filter(speaker)
+               .values_list("pk", flat=True)[:50])
+    if not own:
+        return search(kind, words)
+    rows = search(kind, words, also=Q(speaker__in=own))
+    return rows.annotate(
+        own_words=Case(When(speaker__in=own, then=Value(1)), default=Value(0), output_field=IntegerField())
+    ).order_by("-own_words", *rows.query.order_by)
+
+
+def _any_phrase(kind: _Kind, phrases: list[str]) -> QuerySet:
+    rows = kind.rows()
+    condition = reduce(or_, (_matches(rows.model, path, fold(phrase)) for path in kind.fields for phrase in phrases))
+    return rows.filter(condition).order_by(*kind.order)
 
 
 def _words(query: str) -> list[str]:
@@ -108,9 +201,47 @@ def _words(query: str) -> list[str]:
     return re.findall(r"[^\W_]+", query[:MAX_LENGTH])
 
 
-def _group(kind: _Kind, rows: QuerySet, limit: int) -> SearchGroup:
+def _group(kind: _Kind, rows: QuerySet, limit: int, terms: list[str]) -> SearchGroup:
     items = list(rows.annotate(total=Window(Count("pk")))[:limit])
+    field = SNIPPET_FIELDS.get(kind.kind)
+    for item in items:
+        item.snippet = snippet(getattr(item, field, "") if field else "", terms)
     return SearchGroup(kind=kind.kind, label=kind.label, items=items, count=items[0].total if items else 0)
+
+
+def snippet(text: str, terms: list[str]) -> list[tuple[str, bool]]:
+    """Up to SNIPPET_CHARS around the first match in ``text``: (piece, is_match) pairs, matches found
+    accent-blind; the template marks them (<mark>) and escapes every piece."""
+    if not text:
+        return []
+    folded = fold(text)
+    if len(folded) != len(text):  # a character that folds to several: match on the text as it is
+        folded = text.lower()
+    spans = []
+    for term in {fold(term) for term in terms if term}:
+        for found in re.finditer(re.escape(term), folded):
+            spans.append((found.start(), found.end()))
+    if not spans:
+        return [(text[:SNIPPET_CHARS * 2] + ("…" if len(text) > SNIPPET_CHARS * 2 else ""), False)]
+    spans.sort()
+    first = spans[0][0]
+    start = max(0, first - SNIPPET_CHARS)
+    end = min(len(text), first + SNIPPET_CHARS * 2)
+    pieces, at = [], start
+    if start > 0:
+        pieces.append(("…", False))
+    for begin, stop in spans:
+        if begin < at or stop > end:
+            continue
+        if begin > at:
+            pieces.append((text[at:begin], False))
+        pieces.append((text[begin:stop], True))
+        at = stop
+    if at < end:
+        pieces.append((text[at:end], False))
+    if end < len(text):
+        pieces.append(("…", False))
+    return pieces
 
 
 def _related(model, path: str):
@@ -120,7 +251,7 @@ def _related(model, path: str):
     return remote.related_model, remote.field.name, field
 
 
-def _full_text(kind: _Kind, words: list[str]) -> QuerySet:
+def _full_text(kind: _Kind, words: list[str], also: Q | None = None) -> QuerySet:
     from django.contrib.postgres.aggregates import StringAgg
     from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
 
@@ -140,22 +271,31 @@ def _full_text(kind: _Kind, words: list[str]) -> QuerySet:
     query = SearchQuery(" & ".join(f"{word}:*" for word in words), search_type="raw", config=CONFIG)
     return (
         rows.annotate(document=vector, rank=SearchRank(vector, query))
-        .filter(document=query)
+        .filter(Q(document=query) | also if also is not None else Q(document=query))
         .order_by("-rank", *kind.order)
     )
 
 
-def _contains(kind: _Kind, words: list[str]) -> QuerySet:
+def _matches(model, path: str, folded_word: str) -> Q:
+    """Accent-blind containment of one folded word in one field (a related one through a subquery)."""
+    if "__" in path:
+        relation = model._meta.get_field(path.split("__")[0])
+        if relation.many_to_one:  # a forward key: the related row's field
+            target, field = relation.related_model, path.split("__", 1)[1]
+            inner = target.objects.annotate(folded=Unaccent(Lower(field))).filter(folded__contains=folded_word)
+            return Q(**{f"{relation.name}__in": inner.values("pk")})
+        related, back, field = _related(model, path)
+        inner = related.objects.annotate(folded=Unaccent(Lower(field))).filter(folded__contains=folded_word)
+        return Q(pk__in=inner.values(back))
+    inner = model.objects.annotate(folded=Unaccent(Lower(path))).filter(folded__contains=folded_word)
+    return Q(pk__in=inner.values("pk"))
+
+
+def _contains(kind: _Kind, words: list[str], also: Q | None = None) -> QuerySet:
     rows = kind.rows()
-
-    def matches(path: str, word: str) -> Q:
-        if "__" in path:
-            related, back, field = _related(rows.model, path)
-            return Q(pk__in=related.objects.filter(**{f"{field}__icontains": word}).values(back))
-        return Q(**{f"{path}__icontains": word})
-
-    every_word = reduce(and_, (reduce(or_, (matches(path, word) for path in kind.fields)) for word in words))
-    return rows.filter(every_word).order_by(*kind.order)
+    every_word = reduce(and_, (reduce(or_, (_matches(rows.model, path, fold(word)) for path in kind.fields))
+                               for word in words))
+    return rows.filter(every_word | also if also is not None else every_word).order_by(*kind.order)
 
 
 def matching_pks(*, query: str, kind: str, pks) -> set[int]:

@@ -31,14 +31,34 @@ def jurisdictions_with_current_stance(*, negotiation: Negotiation | None) -> lis
     positions = Position.objects.in_bulk([pk for pk in ids.values() if pk])
     for jurisdiction in jurisdictions:
         jurisdiction.current_position = positions.get(ids.get(jurisdiction.pk))
+    _set_stance_since(jurisdictions, negotiation)
     return jurisdictions
+
+
+def _set_stance_since(jurisdictions: list[Jurisdiction], negotiation: Negotiation) -> None:
+    """``.stance_since``: when the current stance began, the first position of the latest run of
+    positions with that stance (one query)."""
+    history: dict[int, list[tuple[str, object]]] = {}
+    rows = (Position.objects.filter(negotiation=negotiation).order_by("jurisdiction_id", "-as_of", "-pk")
+            .values_list("jurisdiction_id", "stance", "as_of"))
+    for jurisdiction_id, stance, as_of in rows:
+        history.setdefault(jurisdiction_id, []).append((stance, as_of))
+    for jurisdiction in jurisdictions:
+        current = jurisdiction.current_position
+        jurisdiction.stance_since = None
+        if current is None:
+            continue
+        for stance, as_of in history.get(jurisdiction.pk, []):
+            if stance != current.stance:
+                break
+            jurisdiction.stance_since = as_of
 
 
 def offer_list(*, negotiation: Negotiation | None = None, status: str | None = None,
                tabled_by: str | None = None):
     """Offers, newest first, with who tabled them and what they answer (three queries)."""
     offers = Offer.objects.select_related("negotiation", "responds_to").prefetch_related(
-        Prefetch("tabled_by", queryset=Jurisdiction.objects.only("code", "name_en", "order"))
+        Prefetch("tabled_by", queryset=Jurisdiction.objects.only("code", "name", "order"))
     )
     if negotiation is not None:
         offers = offers.filter(negotiation=negotiation)

@@ -16,7 +16,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from negotiations import bounds
-from negotiations.models import Jurisdiction, Meeting, Negotiation, Offer, Position, Stance, Statement
+from negotiations.models import Jurisdiction, Meeting, Negotiation, Offer, Position, SourcePassage, Stance, Statement
 
 # Short labels for the matrix cells; the full stance is in each cell's title and aria-label.
 SHORT_LABELS = {
@@ -65,6 +65,8 @@ class StanceCell:
     # hundreds of cells, and template tags cost far more per cell than Python does.
     url: str = ""
     description: str = ""
+    # The accessible name: the visible short label first (WCAG 2.5.3), then the description.
+    label: str = ""
 
     @property
     def stance(self) -> str:
@@ -124,14 +126,16 @@ def stance_matrix(*, negotiation: Negotiation) -> StanceMatrix:
                 index += 1
             in_force = positions[index - 1] if index else None
             month_key, month_name = month_names[month]
-            values = {"name": jurisdiction.name_en, "month": month_name,
+            values = {"name": jurisdiction.name, "month": month_name,
                       "stance": stance_names[in_force.stance] if in_force else gettext("no position recorded")}
             if recorded:
                 description = gettext("%(name)s, %(month)s: %(stance)s (position recorded this month)") % values
             else:
                 description = gettext("%(name)s, %(month)s: %(stance)s") % values
+            label = gettext("%(short)s: %(description)s") % {"short": SHORT_LABELS[in_force.stance],
+                                                              "description": description} if in_force else description
             cells.append(StanceCell(jurisdiction=jurisdiction, month=month, position=in_force, recorded=recorded,
-                                    url=url_prefix + month_key, description=description))
+                                    url=url_prefix + month_key, description=description, label=label))
         rows.append(StanceRow(jurisdiction=jurisdiction, cells=cells))
     return StanceMatrix(negotiation=negotiation, months=months, rows=rows, whole_span=whole_span)
 
@@ -202,7 +206,8 @@ class CellEvidence:
 def stance_cell_evidence(
     *, negotiation: Negotiation, jurisdiction: Jurisdiction, month: datetime.date
 ) -> CellEvidence:
-    """The evidence behind the jurisdiction's stance at the end of `month` (three queries)."""
+    """The evidence behind the jurisdiction's stance at the end of `month`, with the passages of the
+    sources that support each position (four queries)."""
     start, end = month.replace(day=1), month_end(month)
     own = Position.objects.filter(negotiation=negotiation, jurisdiction=jurisdiction)
     carried_over = own.filter(as_of__lt=start).order_by("-as_of", "-pk").values("pk")[:1]
@@ -210,7 +215,8 @@ def stance_cell_evidence(
     positions = list(
         own.filter(Q(as_of__range=(start, end)) | Q(pk=Subquery(carried_over)))
         .select_related("triggered_by_offer", "triggered_by_meeting")
-        .prefetch_related(Prefetch("evidence", queryset=Statement.objects.select_related("speaker", "source")))
+        .prefetch_related(Prefetch("evidence", queryset=Statement.objects.select_related("speaker", "source")),
+                          Prefetch("passages", queryset=SourcePassage.objects.select_related("source").order_by("pk")))
         .order_by("-as_of", "-pk")
     )
     recorded = [position for position in positions if position.as_of >= start]

@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 __all__ = [
-    "FUNDING_SOURCES", "OfferTerms", "TermsProblem", "check_terms", "problems_by_field", "term_paths", "term_value",
+    "ASSUMED", "BASIS_STATUSES", "FUNDING_SOURCES", "INFERRED", "OfferTerms", "REPORTED", "TermBasisEntry",
+    "TermsProblem", "check_basis", "check_terms", "expand_basis_keys", "missing_basis", "problems_by_field",
+    "term_groups", "term_paths", "term_value",
 ]
 
 FUNDING_SOURCES = "funding_sources"
@@ -274,3 +276,97 @@ def _exact_or_none(value: Decimal | int | None) -> Decimal | None:
 def _money(amount: Decimal) -> str:
     """Format an amount for a message, like 4,000.00."""
     return f"{amount:,.2f}"
+
+
+# ---------------------------------------------------------------------------
+# The basis of a term (DOMAIN.md, "Basis of a term"): each term of an offer is reported (a source and
+# the passage that states it), inferred (a source and the reasoning) or assumed (the modelling
+# assumption, in words). A term with no basis is *missing*, never silently taken as reported.
+
+REPORTED = "reported"
+INFERRED = "inferred"
+ASSUMED = "assumed"
+BASIS_STATUSES = (REPORTED, INFERRED, ASSUMED)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TermBasisEntry:
+    """The basis of one term: ``term`` is a term path, ``source`` a source key (a slug) or None."""
+
+    term: str
+    status: str
+    source: str | None = None
+    passage: str = ""
+    note: str = ""
+
+
+def term_groups(pt_codes: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """Group keys a data set may use for many terms at once (``treatments`` for every ``treatments.XX``).
+
+    A group stands for every term path under it; a term named on its own wins over its group.
+    """
+    paths = term_paths(pt_codes)
+    groups = {}
+    for prefix in ("split", "sources", f"sources.{FEDERAL}", f"sources.{PROVINCIAL}", "treatments"):
+        groups[prefix] = tuple(path for path in paths if path.startswith(prefix + "."))
+    return groups
+
+
+def expand_basis_keys(keyed: dict[str, object], pt_codes: Iterable[str]) -> dict[str, object]:
+    """Map term paths or group keys to values, into term paths only (the most specific key wins).
+
+    Raises KeyError naming the first key that is neither a term path nor a group.
+    """
+    pt_codes = tuple(pt_codes)
+    paths, groups = term_paths(pt_codes), term_groups(pt_codes)
+    expanded: dict[str, object] = {}
+    # Broad groups first, so narrower groups and single terms written later override them.
+    for key in sorted(keyed, key=lambda k: (k not in groups, k.count("."))):
+        if key in groups:
+            expanded.update({path: keyed[key] for path in groups[key]})
+        elif key in paths:
+            expanded[key] = keyed[key]
+        else:
+            raise KeyError(key)
+    return expanded
+
+
+def check_basis(entries: Iterable[TermBasisEntry], pt_codes: Iterable[str]) -> list[TermsProblem]:
+    """Every broken rule of an offer's term bases; each problem's field is ``basis.<term path>``.
+
+    A reported term needs a source and the passage that states it; an inferred term a source and
+    the reasoning (``note``); an assumed term the assumption in words (``note``). A term appears once.
+    """
+    valid = set(term_paths(pt_codes))
+    problems: list[TermsProblem] = []
+    seen: set[str] = set()
+    for entry in entries:
+        field = f"basis.{entry.term}"
+        if entry.term not in valid:
+            problems.append(TermsProblem(field, f"{entry.term!r} is not a term of an offer."))
+            continue
+        if entry.term in seen:
+            problems.append(TermsProblem(field, f"The basis of {entry.term} is given more than once."))
+        seen.add(entry.term)
+        if entry.status not in BASIS_STATUSES:
+            problems.append(TermsProblem(
+                field, f"The basis is reported, inferred or assumed (got {entry.status!r})."))
+        elif entry.status == REPORTED:
+            if not entry.source:
+                problems.append(TermsProblem(field, "A reported term needs the source that states it."))
+            if not entry.passage.strip():
+                problems.append(TermsProblem(field, "A reported term needs the passage of its source that states it."))
+        elif entry.status == INFERRED:
+            if not entry.source:
+                problems.append(TermsProblem(field, "An inferred term needs the source it is inferred from."))
+            if not entry.note.strip():
+                problems.append(TermsProblem(field, "An inferred term needs the reasoning, in the note."))
+        elif not entry.note.strip():
+            problems.append(TermsProblem(field, "An assumed term needs the assumption, in words, in the note."))
+    return problems
+
+
+def missing_basis(entries: Iterable[TermBasisEntry], pt_codes: Iterable[str]) -> tuple[str, ...]:
+    """The term paths, in display order, that have no basis at all."""
+    given = {entry.term for entry in entries}
+    return tuple(path for path in term_paths(pt_codes) if path not in given)

@@ -165,7 +165,7 @@ def _meetings(jurisdiction: Jurisdiction, person_slug: str | None) -> QuerySet:
 
 def _offers(jurisdiction: Jurisdiction, person_slug: str | None) -> QuerySet:
     offers = Offer.objects.prefetch_related(
-        Prefetch("tabled_by", queryset=Jurisdiction.objects.only("code", "name_en", "order"))
+        Prefetch("tabled_by", queryset=Jurisdiction.objects.only("code", "name", "order"))
     )
     if jurisdiction.is_federal:
         return offers
@@ -183,7 +183,7 @@ def _position_event(position: Position) -> TimelineEvent:
         date_precision=position.date_precision,
         kind=EventKind.POSITION,
         title=gettext("%(jurisdiction)s: %(stance)s (%(negotiation)s)") % {
-            "jurisdiction": position.jurisdiction.name_en,
+            "jurisdiction": position.jurisdiction.name,
             "stance": position.get_stance_display(),
             "negotiation": position.negotiation.title,
         },
@@ -291,7 +291,7 @@ def negotiation_timeline(*, negotiation: Negotiation, limit: int = 50) -> list[T
         .select_related("speaker", "source", "meeting", "jurisdiction"),
         EventKind.MEETING: Meeting.objects.filter(negotiation=negotiation),
         EventKind.OFFER: Offer.objects.filter(negotiation=negotiation).prefetch_related(
-            Prefetch("tabled_by", queryset=Jurisdiction.objects.only("code", "name_en", "order"))
+            Prefetch("tabled_by", queryset=Jurisdiction.objects.only("code", "name", "order"))
         ),
     }
     events = []

@@ -1,7 +1,7 @@
 from django.urls import path
 
 from negotiations import feeds
-from negotiations.views import calendar, imports, offers, overview, record, stances, timeline
+from negotiations.views import calendar, deal, imports, offers, overview, record, stances, timeline
 
 app_name = "negotiations"
 
@@ -9,6 +9,8 @@ urlpatterns = [
     path("", overview.home, name="home"),
     path("jurisdictions/", overview.jurisdiction_list, name="jurisdiction_list"),
     path("jurisdictions/<str:code>/", timeline.jurisdiction, name="jurisdiction"),
+    path("negotiations/<slug:slug>/", deal.negotiation_detail, name="negotiation"),
+    path("stances/", stances.current_matrix, name="stances_current"),
     path("negotiations/<slug:slug>/stances", stances.matrix, name="stances"),
     path("negotiations/<slug:slug>/stances/<str:code>/<str:month>", stances.cell, name="stance_cell"),
     path("offers/", offers.offer_list, name="offer_list"),

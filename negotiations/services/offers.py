@@ -29,9 +29,10 @@ from negotiations.models import (
     Offer,
     PhaseInStep,
     Source,
+    TermBasis,
     Treatment,
 )
-from negotiations.terms import OfferTerms, TermsProblem
+from negotiations.terms import OfferTerms, TermBasisEntry, TermsProblem, check_basis
 
 __all__ = [
     "InvalidOfferTerms",
@@ -118,21 +119,30 @@ def offer_create(
     summary: str = "",
     sources: Iterable[Source] = (),
     meeting: Meeting | None = None,
+    title_fr: str = "",
+    summary_fr: str = "",
+    assumptions_fr: str = "",
+    agreed_on: datetime.date | None = None,
+    basis: Iterable[TermBasisEntry] | None = None,
 ) -> Offer:
     """Record a new offer with its terms: funding sources, treatments and phase-in, all or nothing.
 
-    An empty ``slug`` is made from the title (with a number added if needed).
+    An empty ``slug`` is made from the title (with a number added if needed). ``basis`` gives
+    the basis of its terms (``negotiations.terms.check_basis`` rules; source keys are slugs).
     Raises InvalidOfferTerms, OfferSlugTaken, or ValidationError keyed by field.
     """
     tabled_by = list(tabled_by)
     _refuse_broken_terms(terms)
+    basis_rows = _basis_rows(basis)
     with transaction.atomic():
         jurisdictions = _treated_jurisdictions(terms)
         offer = Offer(
-            negotiation=negotiation, title=title.strip(), slug=slug or _free_slug(title),
+            negotiation=negotiation, slug=slug or _free_slug(title),
             tabled_on=tabled_on, date_precision=date_precision, responds_to=responds_to, status=status,
-            summary=summary.strip(), meeting=meeting,
+            meeting=meeting, agreed_on=agreed_on,
         )
+        _apply_texts(offer, title=title, summary=summary, title_fr=title_fr, summary_fr=summary_fr,
+                     assumptions_fr=assumptions_fr)
         _apply_scalar_terms(offer, terms)
         _validate(offer, tabled_by=tabled_by)
         _attribute_to(offer, actor)
@@ -146,6 +156,8 @@ def offer_create(
         offer.save(update_fields=["version"])
         offer.history.filter(history_type="~").update(history_type="+")
         _write_rows(offer, terms, jurisdictions, actor)
+        if basis_rows is not None:
+            _write_basis(offer, basis_rows, actor)
     return offer
 
 
@@ -166,17 +178,24 @@ def offer_update(
     summary: str = "",
     sources: Iterable[Source] = (),
     meeting: Meeting | None = None,
+    title_fr: str = "",
+    summary_fr: str = "",
+    assumptions_fr: str = "",
+    agreed_on: datetime.date | None = None,
+    basis: Iterable[TermBasisEntry] | None = None,
 ) -> Offer:
     """Replace an offer's fields and terms, provided nobody saved it since ``expected_version``.
 
     Only the rows that change are written, so each row's history shows real changes.
-    An empty ``slug`` keeps the current one. Raises OfferChangedMeanwhile,
-    InvalidOfferTerms, OfferSlugTaken, or ValidationError keyed by field.
+    An empty ``slug`` keeps the current one; ``basis=None`` keeps the terms' bases as they are.
+    Raises OfferChangedMeanwhile, InvalidOfferTerms, OfferSlugTaken, or ValidationError keyed by field.
     """
     tabled_by = list(tabled_by)
     sources = list(sources)
     _refuse_broken_terms(terms)
+    basis_rows = _basis_rows(basis)
     with transaction.atomic():
+        record_cache.record_changed()  # the record version's lock before the offer's, as every writer takes them
         # Claim the version first: a concurrent save makes this match no row.
         claimed = Offer.objects.filter(pk=offer.pk, version=expected_version).update(version=F("version") + 1)
         if not claimed:
@@ -185,14 +204,15 @@ def offer_update(
         jurisdictions = _treated_jurisdictions(terms)
         offer.version = expected_version + 1
         offer.negotiation = negotiation
-        offer.title = title.strip()
+        _apply_texts(offer, title=title, summary=summary, title_fr=title_fr, summary_fr=summary_fr,
+                     assumptions_fr=assumptions_fr)
         offer.slug = slug or offer.slug
         offer.tabled_on = tabled_on
         offer.date_precision = date_precision
         offer.responds_to = responds_to
         offer.status = status
-        offer.summary = summary.strip()
         offer.meeting = meeting
+        offer.agreed_on = agreed_on
         _apply_scalar_terms(offer, terms)
         _validate(offer, tabled_by=tabled_by)
 
@@ -206,22 +226,37 @@ def offer_update(
             offer.tabled_by.set(tabled_by)
         if {s.pk for s in sources} != set(offer.sources.values_list("pk", flat=True)):
             offer.sources.set(sources)
+        if basis_rows is not None:
+            _write_basis(offer, basis_rows, actor)
     return offer
 
 
-def offer_withdraw(*, actor: AbstractBaseUser | None, offer: Offer) -> Offer:
-    """Mark an offer withdrawn (it stays on the record). Raises OfferAlreadyWithdrawn."""
+def offer_withdraw(*, actor: AbstractBaseUser | None, offer: Offer, reason: str = "",
+                   withdrawn_on: datetime.date | None = None) -> Offer:
+    """Mark an offer withdrawn (it stays on the record), with why and when (today by default).
+
+    Raises OfferAlreadyWithdrawn, or ValidationError for a date before the offer was tabled.
+    """
+    withdrawn_on = withdrawn_on or datetime.date.today()
     with transaction.atomic():
         record_cache.record_changed()  # the version's lock before the offer's, as every writer takes them
         current = Offer.objects.select_for_update().get(pk=offer.pk)
         if current.status == Offer.Status.WITHDRAWN:
             raise OfferAlreadyWithdrawn(offer=current)
+        if withdrawn_on < current.tabled_on:
+            raise ValidationError({"withdrawn_on": _(
+                "An offer cannot be withdrawn before it was tabled (%(tabled_on)s)."
+            ) % {"tabled_on": current.tabled_on.isoformat()}})
         current.status = Offer.Status.WITHDRAWN
+        current.withdrawn_on = withdrawn_on
+        current.withdrawal_reason = reason.strip()
         # A new version, so an edit started before the withdrawal is refused instead of undoing it.
         current.version += 1
         current.full_clean()
         _attribute_to(current, actor)
-        current.save(update_fields=["status", "version"])
+        current._change_reason = _("Withdrawn: %(reason)s") % {"reason": current.withdrawal_reason} if reason else ""
+        current.save(update_fields=["status", "version", "withdrawn_on", "withdrawal_reason"])
+    offer.withdrawn_on, offer.withdrawal_reason = current.withdrawn_on, current.withdrawal_reason
     offer.status, offer.version = current.status, current.version
     return offer
 
@@ -242,10 +277,65 @@ def _refuse_broken_terms(terms: OfferTerms) -> None:
         raise InvalidOfferTerms(problems)
 
 
+def _apply_texts(offer: Offer, *, title: str, summary: str, title_fr: str, summary_fr: str,
+                 assumptions_fr: str) -> None:
+    """The offer's own text in English (the terms carry the English assumptions) and in French (empty:
+    none yet, readers of French see the English)."""
+    offer.title_en, offer.summary_en = title.strip(), summary.strip()
+    offer.title_fr = title_fr.strip() or None
+    offer.summary_fr = summary_fr.strip() or None
+    offer.assumptions_fr = assumptions_fr.strip() or None
+
+
 def _apply_scalar_terms(offer: Offer, terms: OfferTerms) -> None:
     for name in SCALAR_TERMS:
-        setattr(offer, name, getattr(terms, name))
-    offer.assumptions = offer.assumptions.strip()
+        if name == "assumptions":  # the English text, whatever the reader's language
+            offer.assumptions_en = (terms.assumptions or "").strip()
+        else:
+            setattr(offer, name, getattr(terms, name))
+
+
+def _basis_rows(basis: Iterable[TermBasisEntry] | None) -> list[TermBasis] | None:
+    """Unsaved TermBasis rows for ``basis``, checked by the term rules; None when not given."""
+    if basis is None:
+        return None
+    entries = list(basis)
+    pt_codes = Jurisdiction.objects.exclude(kind=Jurisdiction.Kind.FEDERAL).values_list("code", flat=True)
+    problems = check_basis(entries, list(pt_codes))
+    slugs = {entry.source for entry in entries if entry.source}
+    found = {source.slug: source for source in Source.objects.filter(slug__in=slugs)} if slugs else {}
+    problems += [
+        TermsProblem(f"basis.{entry.term}", _("There is no source “%(slug)s”.") % {"slug": entry.source})
+        for entry in entries if entry.source and entry.source not in found
+    ]
+    if problems:
+        raise InvalidOfferTerms(problems)
+    return [
+        TermBasis(term=entry.term, status=entry.status, source=found.get(entry.source),
+                  passage=entry.passage.strip(), note=entry.note.strip())
+        for entry in entries
+    ]
+
+
+def _write_basis(offer: Offer, rows: list[TermBasis], actor) -> None:
+    """Make the offer's bases exactly ``rows``, writing only the rows that change (each write is history)."""
+    current = {row.term: row for row in offer.term_basis.all()}
+    wanted = {row.term for row in rows}
+    for term, row in current.items():
+        if term not in wanted:
+            _attribute_to(row, actor)
+            row.delete()
+    for row in rows:
+        existing = current.get(row.term)
+        values = ("status", "source_id", "passage", "note")
+        if existing is not None and all(getattr(existing, v) == getattr(row, v) for v in values):
+            continue
+        if existing is not None:
+            row.pk = existing.pk
+        row.offer = offer
+        row.full_clean()
+        _attribute_to(row, actor)
+        row.save()
 
 
 def _free_slug(title: str) -> str:

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from negotiations import record_cache
 from negotiations.models import (
+    Condition,
     Jurisdiction,
     Meeting,
     Negotiation,
@@ -36,7 +37,7 @@ class PositionExists(Exception):
         super().__init__(
             _("%(jurisdiction)s already has a position on %(negotiation)s as of %(date)s. "
               "Change that position in the admin, or pick another date.")
-            % {"jurisdiction": jurisdiction.name_en, "negotiation": negotiation.title, "date": as_of.isoformat()}
+            % {"jurisdiction": jurisdiction.name, "negotiation": negotiation.title, "date": as_of.isoformat()}
         )
 
 
@@ -70,6 +71,7 @@ def statement_record(
     meeting: Meeting | None = None,
     context: str = "",
     original_language: str = "",
+    context_fr: str | None = "",
 ) -> Statement:
     """Record what `speaker` said, on behalf of `jurisdiction` (None for stakeholders), citing `source`."""
     errors = {}
@@ -85,7 +87,8 @@ def statement_record(
     statement = Statement(
         negotiation=negotiation, speaker=speaker, jurisdiction=jurisdiction, date=date,
         date_precision=date_precision, language=language, original_language=original_language,
-        quote=quote.strip(), context=context.strip(), source=source, meeting=meeting,
+        quote=quote.strip(), context_en=context.strip(), context_fr=(context_fr or "").strip() or None,
+        source=source, meeting=meeting,
     )
     statement.full_clean()
     _attribute_to(statement, actor)
@@ -104,16 +107,22 @@ def position_record(
     stance: str,
     summary: str,
     conditions: str = "",
+    summary_fr: str | None = "",
+    conditions_fr: str | None = "",
     evidence: Iterable[Statement] = (),
     sources: Iterable[Source] = (),
     triggered_by_offer: Offer | None = None,
     triggered_by_meeting: Meeting | None = None,
+    checks: Iterable[dict] = (),
 ) -> Position:
     """Record where `jurisdiction` stands on `negotiation` as of a date.
 
-    Raises PositionExists when it already has a position that day, ValidationError for bad input.
+    ``checks`` are its stated conditions, each ``{text, term, operator, value, statement}`` (no term and
+    no operator: a condition in words only). Raises PositionExists when it already has a position that
+    day, ValidationError for bad input (a condition's problems are keyed ``checks``).
     """
     evidence = list(evidence)
+    checks = list(checks)
     sources = list(sources)
     if Position.objects.filter(negotiation=negotiation, jurisdiction=jurisdiction, as_of=as_of).exists():
         raise PositionExists(negotiation=negotiation, jurisdiction=jurisdiction, as_of=as_of)
@@ -127,12 +136,15 @@ def position_record(
         errors["evidence"] = _("Evidence must be statements about this negotiation.")
     elif any(statement.retracted for statement in evidence):
         errors["evidence"] = _("A retracted statement cannot be evidence.")
+    if any(c.get("statement") is not None and c["statement"].negotiation_id != negotiation.pk for c in checks):
+        errors["checks"] = _("A condition is stated in a statement about this negotiation.")
     if errors:
         raise ValidationError(errors)
 
     position = Position(
         negotiation=negotiation, jurisdiction=jurisdiction, as_of=as_of, date_precision=date_precision,
-        stance=stance, summary=summary.strip(), conditions=conditions.strip(),
+        stance=stance, summary_en=summary.strip(), conditions_en=conditions.strip(),
+        summary_fr=(summary_fr or "").strip() or None, conditions_fr=(conditions_fr or "").strip() or None,
         triggered_by_offer=triggered_by_offer, triggered_by_meeting=triggered_by_meeting,
     )
     position.full_clean()
@@ -149,6 +161,19 @@ def position_record(
         position.evidence.set(evidence)
     if sources:
         position.sources.set(sources)
+    for order, check in enumerate(checks):
+        words = not check.get("term") and not check.get("operator")
+        condition = Condition(
+            position=position, order=order, kind=Condition.Kind.WORDS if words else Condition.Kind.CHECK,
+            term=check.get("term", ""), operator=check.get("operator", ""), value=check.get("value", ""),
+            text=check["text"].strip(), statement=check.get("statement"),
+        )
+        try:
+            condition.full_clean()
+        except ValidationError as error:
+            raise ValidationError({"checks": [f"{condition.text}: {m}" for m in error.messages]}) from None
+        _attribute_to(condition, actor)
+        condition.save()
     return position
 
 

@@ -14,8 +14,9 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from negotiations import offer_selectors, selectors
+from negotiations import offer_selectors, selectors, verdicts
 from negotiations.cached_pages import render_page
+from negotiations.forms import WithdrawOfferForm
 from negotiations.offer_forms import OfferFilterForm, OfferForm
 from negotiations.services import offers as services
 
@@ -24,6 +25,7 @@ FORM_TEMPLATE = "negotiations/offer_form.html"
 # Posted by the form's live validation: check the input, save nothing, answer with the error slots.
 VALIDATE_ONLY = "_validate"
 TOUCHED = "_touched"
+CHANGED = "_changed"  # the field the person changed last: a rule's live errors land on it
 
 
 def _render_region(request, template: str, region: str, context: dict, **kwargs):
@@ -55,7 +57,8 @@ def offer_detail(request, slug):
     page = offer_selectors.offer_page(slug=slug)
     if page is None:
         raise Http404(_("No offer is recorded under this address."))
-    return render(request, "negotiations/offer.html", {"page": page, "offer": page.offer})
+    acceptance = verdicts.offer_acceptance(page.offer)  # two queries
+    return render(request, "negotiations/offer.html", {"page": page, "offer": page.offer, "acceptance": acceptance})
 
 
 @login_required
@@ -142,12 +145,22 @@ def offer_withdraw(request, slug):
     offer = offer_selectors.offer_for_form(slug=slug)
     if offer is None:
         raise Http404(_("No offer is recorded under this address."))
-    try:
-        services.offer_withdraw(actor=request.user, offer=offer)
-    except services.OfferAlreadyWithdrawn as error:
-        messages.info(request, str(error))
-    else:
-        messages.success(request, _("The offer “%(title)s” is marked withdrawn.") % {"title": offer.title})
+    form = WithdrawOfferForm(request.POST)
+    if form.is_valid():
+        try:
+            services.offer_withdraw(actor=request.user, offer=offer, reason=form.cleaned_data["withdrawal_reason"],
+                                    withdrawn_on=form.cleaned_data["withdrawn_on"])
+        except services.OfferAlreadyWithdrawn as error:
+            messages.info(request, str(error))
+        except ValidationError as error:
+            for field, problems in error.message_dict.items():
+                for problem in problems:
+                    form.add_error(field if field in form.fields else None, problem)
+        else:
+            messages.success(request, _("The offer “%(title)s” is marked withdrawn.") % {"title": offer.title})
+    if form.errors:
+        # What was typed stays, with the message by the field at fault.
+        return render(request, "negotiations/offer_withdraw.html", {"offer": offer, "form": form}, status=400)
     return redirect(offer)
 
 
@@ -161,7 +174,8 @@ def _validation(request, form: OfferForm):
     touched = {name for name in request.POST.get(TOUCHED, "").split(",") if name}
     if "*" in touched:  # the form was shown after a refused save: keep every error in view
         touched = set(form.fields)
-    context = {**_form_context(form, offer=form.offer), "live_errors": form.live_errors(touched)}
+    changed = request.POST.get(CHANGED, "")
+    context = {**_form_context(form, offer=form.offer), "live_errors": form.live_errors(touched, changed)}
     return render(request, f"{FORM_TEMPLATE}#live-errors", context)
 
 

@@ -2,7 +2,7 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
@@ -15,8 +15,8 @@ from django.views.decorators.http import require_POST, require_safe
 from negotiations import record, selectors
 from negotiations import search as record_search
 from negotiations.cached_pages import render_page
-from negotiations.forms import PositionForm, SearchForm, StatementFilterForm, StatementForm
-from negotiations.models import Statement
+from negotiations.forms import PositionForm, SearchForm, StatementFilterForm, StatementForm, condition_formset
+from negotiations.models import Jurisdiction, Statement
 from negotiations.services import record as services
 
 LIST_PAGE_SIZE = 50
@@ -129,23 +129,29 @@ def statement_new(request):
 @login_required
 @permission_required("negotiations.add_position", raise_exception=True)
 def position_new(request):
+    pt_codes = list(Jurisdiction.objects.exclude(kind=Jurisdiction.Kind.FEDERAL).values_list("code", flat=True))
     if request.method == "POST":
         form = PositionForm(request.POST)
-        if form.is_valid():
+        checks = condition_formset(request.POST, pt_codes=pt_codes)
+        if form.is_valid() & checks.is_valid():
             try:
-                position = services.position_record(actor=request.user, **form.cleaned_data)
+                position = services.position_record(actor=request.user, **form.cleaned_data,
+                                                    checks=checks.conditions())
             except services.PositionExists as error:
                 form.add_error(None, str(error))
             except ValidationError as error:
-                form.add_error(None, error)
+                by_field = dict(error.message_dict) if hasattr(error, "error_dict") else {NON_FIELD_ERRORS: error.messages}
+                checks.condition_errors = by_field.pop("checks", [])
+                form.add_error(None, ValidationError(by_field or checks.condition_errors))
             else:
                 messages.success(request, _("The position of %(jurisdiction)s as of %(date)s is recorded.")
-                                 % {"jurisdiction": position.jurisdiction.name_en,
+                                 % {"jurisdiction": position.jurisdiction.name,
                                     "date": position.as_of.isoformat()})
                 return redirect(position.jurisdiction)
     else:
         form = PositionForm(initial=_with_default_negotiation(PositionForm.initial_from(request.GET)))
-    return render(request, "negotiations/position_form.html", {"form": form})
+        checks = condition_formset(pt_codes=pt_codes)
+    return render(request, "negotiations/position_form.html", {"form": form, "checks": checks})
 
 
 def _with_default_negotiation(initial: dict) -> dict:

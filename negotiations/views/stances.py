@@ -1,22 +1,53 @@
 """The stance matrix of a negotiation and the evidence behind one of its cells."""
 
-from django.shortcuts import get_object_or_404
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.vary import vary_on_headers
 
-from negotiations import stances
+from negotiations import selectors, stances, verdicts
 from negotiations.cached_pages import render_page
 from negotiations.models import Jurisdiction, Negotiation
 
 TEMPLATE = "negotiations/stances.html"
 
 
+def current_matrix(request):
+    """The main menu's "Stances": the matrix of the current negotiation."""
+    negotiation = selectors.default_negotiation()
+    if negotiation is None:
+        raise Http404(_("No negotiation is recorded yet."))
+    return redirect("negotiations:stances", slug=negotiation.slug)
+
+
 def matrix(request, slug):
     def build():
         negotiation = get_object_or_404(Negotiation, slug=slug)
-        return {"matrix": stances.stance_matrix(negotiation=negotiation), "legend": stances.LEGEND}
+        matrix = stances.stance_matrix(negotiation=negotiation)
+        return {"matrix": matrix, "legend": stances.LEGEND,
+                **_offers_and_verdicts(negotiation, matrix.months, request.GET.get("offer", ""))}
 
     return render_page(request, TEMPLATE, build, params=())
+
+
+def _offers_and_verdicts(negotiation, months, slug: str) -> dict:
+    """Each offer marked in its month, and for the offer chosen (``?offer=``), who would sign it."""
+    by_month = verdicts.offers_by_month(negotiation.pk)
+    context = {
+        "offer_marks": [by_month.get((month.year, month.month), []) for month in months],
+        "offer_choices": [mark for marks in by_month.values() for mark in marks],
+        "chosen_offer": None, "acceptance": None, "offer_error": None,
+    }
+    if slug:
+        offer = verdicts.offer_with_term_rows(slug=slug, negotiation_id=negotiation.pk)
+        if offer is None:
+            context["offer_error"] = _("No offer of this negotiation is recorded as “%(slug)s”; choose one in the list.") % {
+                "slug": slug}
+            context["status"] = 400
+        else:
+            context["chosen_offer"] = offer
+            context["acceptance"] = verdicts.offer_acceptance(offer)
+    return context
 
 
 @vary_on_headers("HX-Request")
@@ -41,6 +72,7 @@ def cell(request, slug, code, month):
             )
         if not wants_panel:
             context["matrix"] = stances.stance_matrix(negotiation=negotiation)
+            context.update({**_offers_and_verdicts(negotiation, context["matrix"].months, ""), **context})
         return context
 
     return render_page(request, TEMPLATE, build, region="evidence" if wants_panel else None, params=())

@@ -180,7 +180,7 @@ def offer_form_data(*, negotiation, jurisdiction, sources, **changes):
     """The December 2013 offer as the add form posts it: 10,000 federal, 0 provincial, 5,000 employer."""
     data = {
         "negotiation": negotiation.pk,
-        "title": "Christmas Eve offer",
+        "title_en": "Christmas Eve offer",  # the admin edits both languages (modeltranslation)
         "slug": "christmas-eve-offer",
         "tabled_by": [jurisdiction.pk],
         "tabled_on": "2013-12-24",
@@ -333,8 +333,8 @@ def test_statement_added_at_a_meeting_takes_the_meeting_negotiation(admin_client
     person, source = f.PersonFactory(), f.SourceFactory()
     url = admin_url(Meeting, "change", meeting.pk)
     data = {
-        "negotiation": meeting.negotiation.pk, "slug": meeting.slug, "title": meeting.title,
-        "date": "2013-11-08", "date_precision": "day", "kind": meeting.kind, "location": meeting.location,
+        "negotiation": meeting.negotiation.pk, "slug": meeting.slug, "title_en": meeting.title,
+        "date": "2013-11-08", "date_precision": "day", "kind": meeting.kind, "location_en": meeting.location,
         "statements-TOTAL_FORMS": "1", "statements-INITIAL_FORMS": "0",
         "statements-0-speaker": person.pk, "statements-0-date": "2013-11-08", "statements-0-date_precision": "day",
         "statements-0-quote": "The grant as designed is not acceptable.", "statements-0-source": source.pk,

@@ -16,8 +16,8 @@ def position_data(position, **changes):
         "as_of": position.as_of.isoformat(),
         "date_precision": position.date_precision,
         "stance": position.stance,
-        "summary": position.summary,
-        "conditions": position.conditions,
+        "summary_en": position.summary,  # the admin edits both languages (modeltranslation)
+        "conditions_en": position.conditions,
         "seen_version": position.version,
     }
     data.update(changes)
@@ -27,10 +27,10 @@ def position_data(position, **changes):
 def test_stale_position_edit_is_refused_and_keeps_the_input(admin_client):
     position = f.PositionFactory(summary="Opposes the grant.")
     url = reverse("admin:negotiations_position_change", args=[position.pk])
-    opened = position_data(position, summary="My careful rewording.")
+    opened = position_data(position, summary_en="My careful rewording.")
 
     # Someone else saves first.
-    response = admin_client.post(url, position_data(position, summary="Their change."))
+    response = admin_client.post(url, position_data(position, summary_en="Their change."))
     assert response.status_code == 302
     assert Position.objects.get(pk=position.pk).version == 2
 
@@ -56,7 +56,7 @@ def test_stale_offer_edit_is_refused(admin_client):
     page = admin_client.get(url).content.decode()
     assert 'name="seen_version"' in page
     data = {
-        "negotiation": offer.negotiation_id, "title": "Edited title", "slug": offer.slug,
+        "negotiation": offer.negotiation_id, "title_en": "Edited title", "slug": offer.slug,
         "tabled_by": [f.JurisdictionFactory(code="CA", kind="federal").pk],
         "tabled_on": "2013-03-21", "date_precision": "day", "status": "tabled",
         "max_grant": "15000", "federal_amount": "5000", "provincial_amount": "5000", "employer_amount": "5000",

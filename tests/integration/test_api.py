@@ -16,6 +16,7 @@ from django.test.utils import CaptureQueriesContext
 
 from grants.selectors import forget_reference_data
 from negotiations.models import (
+    Condition,
     Jurisdiction,
     JurisdictionTreatment,
     Liability,
@@ -445,8 +446,29 @@ def test_positions_shape(client, canada, cjg):
 
     assert body == {"count": 1, "items": [{"jurisdiction": "QC", "negotiation": "canada-job-grant",
                                            "as_of": "2013-07-25", "date_precision": "approximate",
-                                           "stance": "opts_out", "summary": "Wants out with compensation."}]}
+                                           "stance": "opts_out", "summary": "Wants out with compensation.",
+                                           "conditions": [], "evidence": []}]}
     assert get(client, "/api/positions", jurisdiction="ON")["count"] == 0
+
+
+def test_positions_give_their_checkable_conditions_and_evidence(client, canada, cjg):
+    quebec = Jurisdiction.objects.get(code="QC")
+    said = StatementFactory(negotiation=cjg, jurisdiction=quebec, ref="maltais-renew-lma")
+    position = PositionFactory(negotiation=cjg, jurisdiction=quebec, as_of=D(2013, 11, 8))
+    position.evidence.add(said)
+    Condition.objects.create(position=position, order=0, term="sources.federal.LMA", operator="eq", value="0",
+                             text="Renewal of the LMA as it stands.", statement=said)
+    Condition.objects.create(position=position, order=1, term="treatments.own", operator="eq",
+                             value="opts_out_compensated", text="Out, with compensation.")
+    Condition.objects.create(position=position, order=2, kind="words", text="Open to revisiting the objectives.")
+
+    (item,) = get(client, "/api/positions")["items"]
+
+    assert item["conditions"] == [
+        {"term": "sources.federal.LMA", "operator": "eq", "value": "0", "text": "Renewal of the LMA as it stands."},
+        {"term": "treatments.QC", "operator": "eq", "value": "opts_out_compensated", "text": "Out, with compensation."},
+    ]
+    assert item["evidence"] == ["maltais-renew-lma"]
 
 
 # --- Errors --------------------------------------------------------------------------------------

@@ -220,7 +220,7 @@ def test_the_four_offers_terms(loaded):
         "treatments": {"QC": "opts_out_compensated"},
         "phase_in": [("2014-15", D("0.125")), ("2015-16", D("0.25")), ("2016-17", D("0.5")),
                      ("2017-18", D("0.75")), ("2018-19", D(1))],
-        "tabled_by": sorted(PT_CODES), "tabled_on": "2014-01-28", "responds_to": "federal-dec-2013",
+        "tabled_by": sorted(PT_CODES), "tabled_on": "2014-02-04", "responds_to": "federal-dec-2013",
         "status": "tabled", "has_assumptions": True, "has_sources": True,
     }
 
@@ -395,3 +395,33 @@ def test_update_warns_when_a_users_extra_row_breaks_an_offers_sums(loaded, datas
     assert m.FundingSource.objects.filter(offer=offer, program="FEDERAL_NEW").exists()  # never deleted
     assert any("federal-dec-2013" in warning for warning in report.warnings)
     assert any(line.startswith("Warning:") for line in report.lines())
+
+
+@pytest.mark.django_db
+def test_each_terms_basis_agreed_date_and_passages_are_loaded(loaded):
+    counter = m.Offer.objects.get(slug="pt-counter-jan-2014")
+    assert str(counter.agreed_on) == "2014-01-28"
+    bases = {row.term: row for row in counter.term_basis.select_related("source")}
+    assert len(bases) == 30  # every term path, groups expanded
+    assert bases["treatments.QC"].status == "inferred" and bases["treatments.ON"].status == "assumed"
+    assert bases["scale"].status == "assumed" and bases["scale"].source is None
+    roundtable = m.Meeting.objects.get(slug="toronto-premiers-roundtable-2013-10-02")
+    assert roundtable.passages.filter(passage__contains="33 private sector labour leaders").exists()
+    assert m.SourcePassage.objects.filter(position__isnull=False).count() > 10
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("basis, field, message", [
+    ({"scale": {"status": "assumed"}}, "basis.scale", "assumption"),
+    ({"scale": {"status": "reported", "source": "cp-2013-11-08-toronto-ministers-meeting"}}, "basis.scale", "passage"),
+    ({"treatment": {"status": "assumed", "note": "x"}}, "basis.treatment", "neither a term path"),
+    ({"scale": {"status": "guessed", "note": "x"}}, "basis.scale.status", "must be one of"),
+])
+def test_a_basis_that_breaks_the_term_rules_is_refused(dataset, basis, field, message):
+    broken = copy.deepcopy(dataset)
+    broken["offers"][0]["basis"] = basis
+    with pytest.raises(DatasetError) as caught:
+        load_dataset(broken)
+    assert (caught.value.record, caught.value.field) == ("offer 'budget-2013'", field)
+    assert message in caught.value.message
+    assert m.Offer.objects.count() == 0

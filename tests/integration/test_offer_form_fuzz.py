@@ -34,11 +34,12 @@ from negotiations.offer_forms import (
     PHASE_IN_ROWS,
     OfferForm,
     OfferTermsForm,
+    basis_field,
     program_field,
     terms_parser,
     treatment_field,
 )
-from negotiations.terms import check_terms
+from negotiations.terms import check_terms, term_paths
 from tests.factories import PT_CODES, UserFactory
 from tests.profiles import examples
 
@@ -49,13 +50,16 @@ HUNT = int(os.environ.get("FUZZ_EXAMPLES", "0"))
 
 PROGRAM_FIELDS = [program_field(payer, program) for payer, programs in PAYER_PROGRAMS.items() for program in programs]
 PHASE_IN_FIELDS = [f"phase_in_{part}_{row}" for row in range(PHASE_IN_ROWS) for part in ("year", "fraction")]
+BASIS_PARTS = ("status", "source", "note", "kept_passage", "kept_note")
+BASIS_FIELDS = [basis_field(path, part) for path in term_paths(PT_CODES) for part in BASIS_PARTS]
 # Every field the form defines (checked against the form below, so a renamed field fails loudly).
 FIELDS = [
     "title", "slug", "negotiation", "tabled_by", "tabled_on", "date_precision", "responds_to", "status",
-    "meeting", "summary", "sources", "version",
+    "meeting", "summary", "sources", "version", "title_fr", "summary_fr", "assumptions_fr",
     "max_grant", "federal_amount", "provincial_amount", "employer_amount",
     "scale_program", "scale_amount", "employer_min_share", "small_employer_gap_payer", "shortfall_liability",
     "assumptions", *PROGRAM_FIELDS, *(treatment_field(code) for code in PT_CODES), *PHASE_IN_FIELDS,
+    "agreed_on", *BASIS_FIELDS,
 ]
 SEEDED_OFFERS = ["budget-2013", "federal-nov-2013", "federal-dec-2013", "pt-counter-jan-2014"]
 CHOICES = {
@@ -68,6 +72,7 @@ CHOICES = {
     "small_employer_gap_payer": ["", "federal", "provincial"],
     "shortfall_liability": ["none", "province", "federal"],
     **{treatment_field(code): ["participates", "opts_out_compensated", "federal_direct"] for code in PT_CODES},
+    **{basis_field(path, "status"): ["", "reported", "inferred", "assumed"] for path in term_paths(PT_CODES)},
 }
 
 # -- strategies

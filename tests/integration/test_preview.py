@@ -195,11 +195,12 @@ def test_titles_and_labels_are_escaped(editor_client, budget):
     assert "Compared with “&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; &amp; more”" in html
 
     html = editor_client.post(URL, offer_post(max_grant="<b>15000</b>"), **HTMX).content.decode()
-    assert "<b>" not in html and "<strong>Maximum grant per trainee:</strong> Enter a number." in html
+    assert "<b>" not in html and "<strong>Maximum grant per trainee:</strong> “&lt;b&gt;15000&lt;/b&gt;” is not an amount of money" in html
 
 
 def test_figures_are_written_in_the_reader_s_language(editor_client, budget):
-    html = editor_client.post(URL, offer_post(), HTTP_ACCEPT_LANGUAGE="fr", **HTMX).content.decode()
+    # The French form posts to the French address (/fr/grants/preview).
+    html = editor_client.post("/fr" + URL, offer_post(), **HTMX).content.decode()
     # French groups digits with a (narrow) no-break space.
     assert re.search(r'<tr data-line="trainees"[^>]*>\s*<th scope="row">[^<]*</th>\s*<td class="num">60\W000</td>',
                      html)

@@ -76,6 +76,15 @@ PAGES = [
     ("api statements", "get", "/api/statements", {}, False),
     ("api statements filtered", "get", "/api/statements?jurisdiction=ON&negotiation=canada-job-grant", {}, False),
     ("api positions", "get", "/api/positions", {}, False),
+    # Where the deal is (issue 17)
+    ("negotiation concessions", "get", "/negotiations/canada-job-grant/", {}, False),
+    ("negotiation distance", "get", "/negotiations/canada-job-grant/distance", {}, False),
+    ("stance matrix with an offer", "get", "/negotiations/canada-job-grant/stances?offer=federal-dec-2013", {}, False),
+    ("jurisdiction offers", "get", "/jurisdictions/ON/offers?negotiation=canada-job-grant", {}, False),
+    ("scenarios", "get", "/scenarios/", {}, False),
+    ("compare by year", "get", "/compare/?a=federal-nov-2013&b=pt-counter-jan-2014&fiscal_year=2015-16", {}, False),
+    ("api acceptance", "get", "/api/offers/federal-dec-2013/acceptance", {}, False),
+    ("api concessions", "get", "/api/negotiations/canada-job-grant/concessions", {}, False),
 ]
 
 

@@ -173,9 +173,12 @@ def test_an_admin_edit_shows_on_the_next_request(reader):
             "as_of": position.as_of.isoformat(),
             "date_precision": position.date_precision,
             "stance": position.stance,
-            "summary": "Edited in the admin: Ontario asks for an opt-out.",
-            "conditions": position.conditions,
+            "summary_en": "Edited in the admin: Ontario asks for an opt-out.",
+            "conditions_en": position.conditions,
             "seen_version": position.version,
+            # The inline of its conditions (issue 17): none added.
+            "checks-TOTAL_FORMS": "0", "checks-INITIAL_FORMS": "0",
+            "checks-MIN_NUM_FORMS": "0", "checks-MAX_NUM_FORMS": "1000",
         },
     )
     assert response.status_code == 302, response.content.decode()[:2000]

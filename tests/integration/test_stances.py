@@ -190,7 +190,7 @@ def test_matrix_page_has_linked_rows_months_and_cells(client, governments, cjg):
     assert f'<td><a href="{cell}" class="stance-opposes recorded"' in html
     assert f'hx-get="{cell}" hx-target="#evidence" hx-push-url="true"' in html
     assert 'title="Name ON, July 2013: opposes (position recorded this month)"' in html
-    assert 'aria-label="Name ON, August 2013: opposes"' in html
+    assert 'aria-label="Opp.: Name ON, August 2013: opposes"' in html  # the visible text first
     assert 'aria-label="Name QC, July 2013: no position recorded"' in html
     assert ">Opp.</a>" in html
     assert "Legend" in html and 'id="evidence"' in html

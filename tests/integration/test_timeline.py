@@ -281,7 +281,7 @@ def test_page_shows_current_stance_filters_and_events(client, canada, ontario, c
 
     assert response.status_code == 200
     assert 'id="current-stance"' in html and "Current stance on Canada Job Grant" in html
-    assert "No cut to the LMA." in html and '<time datetime="2014-01-29">2014-01-29</time>' in html
+    assert "No cut to the LMA." in html and '<time datetime="2014-01-29">January 29, 2014</time>' in html
     assert 'hx-get="/jurisdictions/ON/"' in html and 'hx-push-url="true"' in html and 'hx-target="#timeline"' in html
     assert "We have been united since Day 1." in html
     assert 'class="stance stance-conditional"' in html

@@ -49,8 +49,10 @@ def test_a_negative_value_cut_to_zero_is_written_without_its_sign():
     ("en", Decimal("1234.5"), "$1,234.50"),
     ("en", Decimal("-0.01"), "\u2212$0.01"),
     ("en", Decimal("0"), "$0"),
-    ("fr", Decimal("300000000.00"), "$300\xa0000\xa0000"),
-    ("fr", Decimal("1234.5"), "$1\xa0234,50"),
+    ("fr", Decimal("300000000.00"), "300\xa0000\xa0000\xa0$"),  # fr-CA: the sign after, a no-break space
+    ("fr", Decimal("1234.5"), "1\xa0234,50\xa0$"),
+    ("fr", Decimal("15000"), "15\xa0000\xa0$"),
+    ("fr", Decimal("-0.01"), "\u22120,01\xa0$"),
 ])
 def test_money_shows_cents_only_when_there_are_any(language, amount, written):
     with translation.override(language):
@@ -70,4 +72,48 @@ def test_each_language_keeps_its_own_style():
         french = format_money(Decimal("1234.5"))
     with translation.override("en"):
         english = format_money(Decimal("1234.5"))
-    assert (english, french) == ("$1,234.50", "$1\xa0234,50")
+    assert (english, french) == ("$1,234.50", "1\xa0234,50\xa0$")
+
+
+@pytest.mark.parametrize(("language", "value", "places", "written"), [
+    ("en", Decimal("0.150"), 3, "0.15"), ("fr", Decimal("0.150"), 3, "0,15"),
+    ("fr", Decimal("0.1250"), 4, "0,125"), ("en", Decimal("1.0000"), 4, "1"),
+    ("fr", Decimal("12345.5"), 2, "12\xa0345,5"),
+])
+def test_decimals_drop_trailing_zeros_in_each_language(language, value, places, written):
+    with translation.override(language):
+        assert numbers().decimal(value, places) == written
+
+
+@pytest.mark.parametrize(("language", "fraction", "written"), [
+    ("en", Decimal("0.15"), "15%"), ("fr", Decimal("0.15"), "15\xa0%"), ("fr", Decimal("0.125"), "12,5\xa0%"),
+])
+def test_percentages_in_each_language(language, fraction, written):
+    with translation.override(language):
+        assert numbers().percent(fraction) == written
+
+
+def test_dates_in_words_in_each_language():
+    import datetime
+
+    from grants.presentation import format_date
+
+    day = datetime.date(2014, 1, 28)
+    with translation.override("fr"):
+        assert (format_date(day), format_date(day, "month"), format_date(day, "year")) == (
+            "28 janvier 2014", "janvier 2014", "2014")
+    with translation.override("en"):
+        assert format_date(day) == "January 28, 2014"
+
+
+def test_the_engine_s_explanations_read_in_french():
+    from grants.presentation import trace_text
+
+    formula = "national trainees × population share, in whole trainees (largest remainder)"
+    with translation.override("fr"):
+        assert trace_text(formula) == (
+            "stagiaires à l'échelle nationale × part de la population, en stagiaires entiers (plus fort reste)")
+        assert trace_text("sum of provinces_need over the 13 provinces and territories") == (
+            "somme de «\xa0À trouver par les P.-T.\xa0» sur les 13 provinces et territoires")
+    with translation.override("en"):
+        assert trace_text(formula) == formula

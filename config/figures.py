@@ -1,0 +1,56 @@
+"""Template filters that write figures through the one formatter (grants.presentation.Numbers).
+
+Loaded as ``{% load figures %}`` (settings: TEMPLATES "libraries"), so that every page, the record's
+as well as the fiscal ones, writes $15,000 / 15 000 $ and 0.15 / 0,15 the same way.
+"""
+
+from decimal import Decimal, InvalidOperation
+
+from django import template
+
+from grants.presentation import format_date, numbers
+
+register = template.Library()
+
+
+def _decimal(value) -> Decimal | None:
+    if value is None or value == "":
+        return None
+    try:
+        return Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        return None
+
+
+@register.filter
+def money(value):
+    """Dollars in the reader's language: $15,000 or 15 000 $."""
+    amount = _decimal(value)
+    return "" if amount is None else numbers().money(amount)
+
+
+@register.filter
+def count(value):
+    """A whole count with the language's thousands separator."""
+    amount = _decimal(value)
+    return "" if amount is None else numbers().count(int(amount))
+
+
+@register.filter
+def number(value, places=4):
+    """A decimal such as a share or a fraction, trailing zeros dropped: 0.15 or 0,15."""
+    amount = _decimal(value)
+    return "" if amount is None else numbers().decimal(amount, int(places))
+
+
+@register.filter
+def day(value, precision="day"):
+    """A date in words in the reader's language (January 28, 2014 / 28 janvier 2014), as precise as known."""
+    return "" if not value else format_date(value, precision)
+
+
+@register.filter
+def percent(value):
+    """A fraction as a percentage: 15% or 15 %."""
+    amount = _decimal(value)
+    return "" if amount is None else numbers().percent(amount)

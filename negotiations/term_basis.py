@@ -1,0 +1,175 @@
+"""Reads of the basis of an offer's terms (reported, inferred, assumed), for pages, the API and forms.
+
+The rules are in ``negotiations.terms`` (pure); this module reads the rows and names the terms for people.
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+
+from negotiations.models import Jurisdiction, Offer, Source, TermBasis
+from negotiations.terms import ASSUMED, INFERRED, REPORTED, TermBasisEntry, term_paths
+
+__all__ = ["OfferBasis", "TermBasisLine", "basis_of", "offer_basis", "term_label"]
+
+
+def term_label(path: str, names: dict[str, str] | None = None) -> str:
+    """A term path in words, such as "Federal money from LMA" for ``sources.federal.LMA``."""
+    names = names or {}
+    head, _dot, rest = path.partition(".")
+    payers = {"federal": _("Federal"), "provincial": _("Provincial or territorial"), "employer": _("Employer")}
+    if head == "split":
+        return _("%(payer)s per trainee") % {"payer": payers.get(rest, rest)}
+    if head == "sources":
+        payer, _dot, program = rest.partition(".")
+        return _("%(payer)s money from %(program)s") % {"payer": payers.get(payer, payer), "program": program}
+    if head == "treatments":
+        return _("Treatment of %(name)s") % {"name": names.get(rest, rest)}
+    return {
+        "max_grant": _("Maximum grant per trainee"),
+        "scale": _("National amount drawn"),
+        "employer_min_share": _("Employer minimum share"),
+        "small_employer_gap_payer": _("Who covers the small-employer gap"),
+        "shortfall_liability": _("Liable for an employer shortfall"),
+        "phase_in": _("Phase-in"),
+    }.get(path, path)
+
+
+@dataclass(frozen=True)
+class TermBasisLine:
+    """One term of an offer and its basis (``row`` is None when no basis was given)."""
+
+    term: str
+    label: str
+    row: TermBasis | None
+
+    @property
+    def status(self) -> str:
+        return self.row.status if self.row is not None else "missing"
+
+    @property
+    def anchor(self) -> str:
+        """An id for the term's line, usable in HTML (no dots)."""
+        return "basis-" + self.term.replace(".", "-")
+
+
+@dataclass(frozen=True)
+class OfferBasis:
+    """The basis of every term of one offer, in display order, and what that adds up to."""
+
+    lines: list[TermBasisLine]
+    by_term: dict[str, TermBasisLine] = field(default_factory=dict)
+
+    def _of(self, status: str) -> list[TermBasisLine]:
+        return [line for line in self.lines if line.status == status]
+
+    @property
+    def assumed(self) -> list[TermBasisLine]:
+        return self._of(ASSUMED)
+
+    @property
+    def inferred(self) -> list[TermBasisLine]:
+        return self._of(INFERRED)
+
+    @property
+    def reported(self) -> list[TermBasisLine]:
+        return self._of(REPORTED)
+
+    @property
+    def missing(self) -> list[TermBasisLine]:
+        return self._of("missing")
+
+    @property
+    def all_reported(self) -> bool:
+        return bool(self.lines) and len(self.reported) == len(self.lines)
+
+    def folded(self, status: str) -> list[tuple[str, str]]:
+        """The terms with ``status`` as ``(label, anchor)`` pairs, several P/Ts' treatments or one payer's
+        programs that share it folded into one entry, so a verdict stays readable."""
+        lines = self._of(status)
+        groups = {"treatments": _("treatment of %(count)d provinces and territories"),
+                  "sources.federal": _("federal money from %(count)d programs"),
+                  "sources.provincial": _("provincial or territorial money from %(count)d programs")}
+        members = {group: [line for line in lines if line.term.startswith(group + ".")] for group in groups}
+        result, done = [], set()
+        for line in lines:
+            group = next((g for g in groups if line.term.startswith(g + ".")), None)
+            if group is None or len(members[group]) < 2:
+                result.append((line.label, line.anchor))
+            elif group not in done:
+                done.add(group)
+                result.append((groups[group] % {"count": len(members[group])}, line.anchor))
+        return result
+
+    @property
+    def assumed_folded(self) -> list[tuple[str, str]]:
+        return self.folded(ASSUMED)
+
+    @property
+    def inferred_folded(self) -> list[tuple[str, str]]:
+        return self.folded(INFERRED)
+
+    def statuses(self) -> dict[str, str]:
+        """Term path -> status (``missing`` for a term without basis), for ``grants.basis``."""
+        return {line.term: line.status for line in self.lines}
+
+    def entries(self) -> list[TermBasisEntry]:
+        return [
+            TermBasisEntry(term=line.term, status=line.row.status,
+                           source=line.row.source.slug if line.row.source_id else None,
+                           passage=line.row.passage, note=line.row.note)
+            for line in self.lines if line.row is not None
+        ]
+
+
+def basis_of(rows: Iterable[TermBasis], provinces: Iterable[tuple[str, str]]) -> OfferBasis:
+    """An ``OfferBasis`` from an offer's basis rows and the P/Ts as ``(code, name)`` pairs."""
+    provinces = list(provinces)
+    names = dict(provinces)
+    rows_by_term = {row.term: row for row in rows}
+    lines = [
+        TermBasisLine(term=path, label=term_label(path, names), row=rows_by_term.get(path))
+        for path in term_paths(code for code, _name in provinces)
+    ]
+    return OfferBasis(lines=lines, by_term={line.term: line for line in lines})
+
+
+def provinces() -> list[tuple[str, str]]:
+    """The provinces and territories as (code, name) pairs, in display order (one query)."""
+    return list(
+        Jurisdiction.objects.exclude(kind=Jurisdiction.Kind.FEDERAL).order_by("order", "code")
+        .values_list("code", "name")
+    )
+
+
+def offer_basis(offer: Offer, *, pts: list[tuple[str, str]] | None = None) -> OfferBasis:
+    """The basis of every term of ``offer`` (two queries, one when ``pts`` is given)."""
+    rows = TermBasis.objects.filter(offer=offer).select_related("source")
+    return basis_of(rows, pts if pts is not None else provinces())
+
+
+def offer_basis_with_sources(offer: Offer, sources: Iterable) -> OfferBasis:
+    """``offer_basis`` in two queries: the basis rows, and the P/Ts.
+
+    ``sources`` are Source objects already loaded (the offer's own, prefetched); a basis citing
+    another source costs one more query.
+    """
+    bases = list(TermBasis.objects.filter(offer=offer).order_by())
+    known = {source.pk: source for source in sources}
+    missing = {row.source_id for row in bases if row.source_id and row.source_id not in known}
+    if missing:
+        known.update(Source.objects.in_bulk(missing))
+    for row in bases:
+        if row.source_id:
+            row.source = known[row.source_id]
+    return basis_of(bases, provinces())
+
+
+def offers_basis(offers: list[Offer]) -> dict[int, OfferBasis]:
+    """``offer_basis`` for several offers, in two queries whatever their number."""
+    pts = provinces()
+    grouped: dict[int, list[TermBasis]] = {offer.pk: [] for offer in offers}
+    for row in TermBasis.objects.filter(offer__in=offers).select_related("source"):
+        grouped[row.offer_id].append(row)
+    return {pk: basis_of(rows, pts) for pk, rows in grouped.items()}

@@ -1,0 +1,188 @@
+// Accessibility behaviours (WCAG 2.1 AA), with no inline script: the CSP forbids it.
+// 1. A refused save: the focus moves to the error summary; its links move the focus to the field.
+// 2. The stance matrix is an ARIA grid: one tab stop, arrow keys move between cells (roving tabindex).
+// 3. The offer form's live preview: one short status line, updated in place; aria-busy while loading.
+// 4. The offer form's live validation: the field changed is sent along (its errors land on it), and
+//    one polite status line says what is wrong with it.
+(function () {
+  "use strict";
+
+  // 1. Error summary -------------------------------------------------------------------------
+  function focusErrorSummary() {
+    const summary = document.querySelector("[data-error-summary]");
+    if (summary) {
+      summary.focus();
+    }
+  }
+
+  document.addEventListener("click", function (event) {
+    const link = event.target instanceof Element && event.target.closest("[data-error-summary] a[href^='#']");
+    if (!link) {
+      return;
+    }
+    const target = document.getElementById(decodeURIComponent(link.getAttribute("href").slice(1)));
+    if (!target) {
+      return;
+    }
+    event.preventDefault();
+    const label = target.id && document.querySelector("label[for='" + CSS.escape(target.id) + "']");
+    (label || target).scrollIntoView({block: "center"});
+    if (!target.matches("input, select, textarea, button, [tabindex]")) {
+      target.setAttribute("tabindex", "-1");
+    }
+    target.focus({preventScroll: true});
+  });
+
+  // 2. The stance matrix as a grid -------------------------------------------------------------
+  function gridCells(grid) {
+    return Array.from(grid.querySelectorAll("tbody tr")).map(function (row) {
+      return Array.from(row.querySelectorAll("th a, td a"));
+    }).filter(function (row) { return row.length > 0; });
+  }
+
+  function setupGrid(grid) {
+    if (grid.dataset.gridReady) {
+      return;
+    }
+    grid.dataset.gridReady = "1";
+    const rows = gridCells(grid);
+    if (!rows.length) {
+      return;
+    }
+    const all = rows.flat();
+    const current = grid.querySelector("a[aria-current]") || (rows[0][1] || rows[0][0]);
+    all.forEach(function (cell) { cell.setAttribute("tabindex", cell === current ? "0" : "-1"); });
+
+    function moveTo(cell) {
+      all.forEach(function (other) { other.setAttribute("tabindex", other === cell ? "0" : "-1"); });
+      cell.focus();
+    }
+
+    grid.addEventListener("focusin", function (event) {
+      const cell = event.target.closest("a");
+      if (cell && all.includes(cell)) {
+        all.forEach(function (other) { other.setAttribute("tabindex", other === cell ? "0" : "-1"); });
+      }
+    });
+    grid.addEventListener("keydown", function (event) {
+      const cell = event.target.closest("a");
+      if (!cell || !all.includes(cell) || event.altKey || event.metaKey) {
+        return;
+      }
+      let r = rows.findIndex(function (row) { return row.includes(cell); });
+      let c = rows[r].indexOf(cell);
+      const last = rows.length - 1;
+      switch (event.key) {
+        case "ArrowRight": c = Math.min(c + 1, rows[r].length - 1); break;
+        case "ArrowLeft": c = Math.max(c - 1, 0); break;
+        case "ArrowDown": r = Math.min(r + 1, last); break;
+        case "ArrowUp": r = Math.max(r - 1, 0); break;
+        case "Home": if (event.ctrlKey) { r = 0; } c = 0; break;
+        case "End": if (event.ctrlKey) { r = last; } c = rows[r].length - 1; break;
+        case "PageDown": r = Math.min(r + 5, last); break;
+        case "PageUp": r = Math.max(r - 5, 0); break;
+        default: return;
+      }
+      event.preventDefault();
+      moveTo(rows[r][Math.min(c, rows[r].length - 1)]);
+    });
+  }
+
+  function setupGrids() {
+    document.querySelectorAll("[data-grid]").forEach(setupGrid);
+  }
+
+  // 3. The live preview's status line ----------------------------------------------------------
+  function isPreviewPanel(element) {
+    return element instanceof Element && element.matches(".preview-panel");
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (isPreviewPanel(event.detail.elt)) {
+      const region = document.getElementById("fiscal-preview");
+      if (region) {
+        region.setAttribute("aria-busy", "true");
+      }
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (isPreviewPanel(event.detail.elt)) {
+      const region = document.getElementById("fiscal-preview");
+      if (region) {
+        region.removeAttribute("aria-busy");
+      }
+    }
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    const region = document.getElementById("fiscal-preview");
+    const status = document.getElementById("preview-status");
+    if (region && status && event.detail.target === region) {
+      const source = region.querySelector("[data-preview-status]");
+      const text = source ? source.textContent.trim() : "";
+      if (status.textContent !== text) {
+        status.textContent = text;  // the same element, its text replaced: one short announcement
+      }
+    }
+    setupGrids();
+  });
+
+  // 4. Live validation -------------------------------------------------------------------------
+  let changed = "";  // the name of the field the person changed last
+
+  function remember(event) {
+    const field = event.target;
+    if (field instanceof Element && field.name && !field.name.startsWith("_") && field.form &&
+        field.form.id === "offer-form") {
+      changed = field.name;
+    }
+  }
+
+  document.addEventListener("input", remember);
+  document.addEventListener("change", remember);
+  document.addEventListener("htmx:configRequest", function (event) {
+    const elt = event.detail.elt;
+    if (elt instanceof Element && elt.hasAttribute("data-live-validation") && changed) {
+      event.detail.parameters["_changed"] = changed;
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    const elt = event.detail.elt;
+    const status = document.getElementById("validation-status");
+    if (!(elt instanceof Element) || !elt.hasAttribute("data-live-validation") || !status || !changed) {
+      return;
+    }
+    const control = document.querySelector("#offer-form [name='" + CSS.escape(changed) + "']");
+    if (!control) {
+      return;
+    }
+    const group = control.type === "checkbox" || control.type === "radio" ? control.closest("fieldset") : null;
+    const holder = group || control;
+    const slotId = (holder.getAttribute("aria-describedby") || "").split(/\s+/).find(function (id) {
+      return id.endsWith("_error");
+    }) || control.id + "_error";
+    const slot = document.getElementById(slotId);
+    const errors = slot ? Array.from(slot.querySelectorAll("p")).map(function (p) { return p.textContent.trim(); })
+      .filter(Boolean) : [];
+    let text = "";
+    if (errors.length) {
+      const naming = group ? group.querySelector("legend")
+        : control.id && document.querySelector("label[for='" + CSS.escape(control.id) + "']");
+      const name = naming ? naming.textContent.replace(/\*\s*$/, "").trim() : "";
+      text = (name ? name + ": " : "") + errors.join(" ");
+    }
+    if (status.textContent !== text) {
+      status.textContent = text;
+    }
+  });
+
+  function ready() {
+    focusErrorSummary();
+    setupGrids();
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", ready);
+  } else {
+    ready();
+  }
+})();

@@ -1,0 +1,45 @@
+// The negotiation page's step charts (no inline script: the CSP forbids it): each
+// <canvas data-steps="ID"> is drawn from the JSON in <script type="application/json" id="ID">,
+// one stepped line per side, carried forward between its own offers.
+(function () {
+  "use strict";
+
+  const colours = { federal: "#b91c1c", provinces: "#1d4ed8" };
+
+  function draw(canvas) {
+    if (!window.Chart || window.Chart.getChart(canvas)) {
+      return;
+    }
+    const source = document.getElementById(canvas.dataset.steps);
+    if (!source) {
+      return;
+    }
+    const data = JSON.parse(source.textContent);
+    new window.Chart(canvas, {
+      type: "line",
+      data: {
+        labels: data.labels,
+        datasets: data.series.map(function (series) {
+          return {
+            label: series.label,
+            // Values arrive as exact strings; numbers are needed only to draw the steps.
+            data: series.values.map(function (value) { return value === null ? null : Number(value); }),
+            borderColor: colours[series.key] || "#64748b",
+            backgroundColor: colours[series.key] || "#64748b",
+            stepped: "before",
+            spanGaps: true,
+          };
+        }),
+      },
+      options: { responsive: true, maintainAspectRatio: false, animation: false,
+                 plugins: { legend: { position: "bottom" } } },
+    });
+  }
+
+  function drawAll(root) {
+    root.querySelectorAll("canvas[data-steps]").forEach(draw);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () { drawAll(document); });
+  document.addEventListener("htmx:afterSettle", function (event) { drawAll(event.target); });
+}());

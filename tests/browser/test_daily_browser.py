@@ -1,0 +1,171 @@
+"""Daily use without surprises (issue 16), in a real browser: bad input on every htmx path lands in
+its region with the form kept and a message by the field; nothing typed is lost; nothing hides off-screen."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.test_fiscal_browser import fiscal_data, no_favicon  # noqa: F401 (fixtures)
+
+
+@pytest.mark.parametrize("typed", ["85", "1.5", "-0.2"])
+def test_a_bad_participation_rate_lands_by_the_field_and_keeps_the_page(page, live_server, fiscal_data, typed):
+    no_favicon(page)
+    page.goto(f"{live_server.url}/offers/federal-dec-2013/fiscal/")
+    field = page.locator("input[name=participation]")
+    field.fill(typed)
+    # The message sits next to the field; the menu, the form and the region are all still there.
+    expect(page.locator("#participation-error")).to_contain_text("is not valid")
+    expect(page.locator("#participation-error")).to_contain_text("0.85")
+    expect(page.locator("#fiscal-results #scenario-error")).to_be_visible()
+    expect(page.locator("header.site-header nav")).to_be_visible()
+    expect(field).to_have_value(typed)
+    expect(field).to_have_attribute("aria-invalid", "true")
+    # Correcting it brings the figures back and clears the message.
+    field.fill("0.5")
+    expect(page.locator("#card-employer_shortfall .figure")).to_be_visible()
+    expect(page.locator("#participation-error")).to_have_text("")
+    expect(field).not_to_have_attribute("aria-invalid", "true")
+
+
+def test_explaining_an_unknown_line_keeps_the_page(page, live_server, fiscal_data):
+    no_favicon(page)
+    page.goto(f"{live_server.url}/offers/budget-2013/fiscal/")
+    page.evaluate("htmx.ajax('GET', '/offers/budget-2013/fiscal/explain?line=nonsense', '#explanation')")
+    expect(page.locator("#explanation [role=alert]")).to_contain_text("There is no line called")
+    expect(page.locator("#fiscal-table")).to_be_visible()
+
+
+def test_comparing_with_an_unknown_offer_keeps_the_page(page, live_server, fiscal_data):
+    no_favicon(page)
+    page.goto(f"{live_server.url}/compare/")
+    page.evaluate("htmx.ajax('GET', '/compare/?a=budget-2013&b=nope', '#compare-results')")
+    expect(page.locator("#compare-error")).to_contain_text("nope")
+    expect(page.locator("form.compare-form, #compare-results")).not_to_have_count(0)
+    expect(page.locator("header.site-header nav")).to_be_visible()
+
+
+def test_starting_from_an_existing_offer_never_erases_what_was_typed(page, live_server, fiscal_data, editor_login):
+    no_favicon(page)
+    editor_login(page)
+    page.goto(f"{live_server.url}/offers/new")
+    page.locator("#id_title").press_sequentially("My new offer")
+    # Moving through the list (arrow keys) loads nothing.
+    select = page.locator("#start-from")
+    select.focus()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    page.wait_for_timeout(800)
+    expect(page.locator("#id_title")).to_have_value("My new offer")
+
+    # "Fill in" asks first; saying no keeps everything.
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.get_by_role("button", name="Fill in").click()
+    page.wait_for_timeout(500)
+    assert asked and "replaced" in asked[0]
+    expect(page.locator("#id_title")).to_have_value("My new offer")
+
+    # Saying yes fills in the terms, but not the other offer's assumptions.
+    select.select_option("budget-2013")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Fill in").click()
+    expect(page.locator("#id_responds_to")).to_have_value("budget-2013")
+    expect(page.locator("#id_scale_amount")).to_have_value("300000000")
+    expect(page.locator("#id_assumptions")).to_have_value("")
+
+
+def test_leaving_an_offer_form_with_unsaved_changes_warns(page, live_server, fiscal_data, editor_login):
+    no_favicon(page)
+    editor_login(page)
+    page.goto(f"{live_server.url}/offers/new")
+    page.locator("#id_title").press_sequentially("Half typed")
+    warned = []
+    page.once("dialog", lambda dialog: (warned.append(dialog.type), dialog.dismiss()))
+    page.locator("header.site-header").get_by_role("link", name="Offers").click()
+    page.wait_for_timeout(800)
+    assert warned == ["beforeunload"]
+    expect(page.locator("#id_title")).to_have_value("Half typed")
+
+
+@pytest.mark.parametrize("typed", ["$300 million", "300 000 000 $", "300M"])
+def test_money_typed_as_people_write_it_reaches_the_preview(page, live_server, fiscal_data, editor_login, typed):
+    no_favicon(page)
+    editor_login(page)
+    page.goto(f"{live_server.url}/offers/new?from=budget-2013")
+    amount = page.locator("#id_scale_amount")
+    amount.fill("")
+    amount.press_sequentially(typed)
+    expect(page.locator(".preview-panel tr[data-line=trainees] td.num").first).to_have_text("60,000")
+
+
+def test_a_bad_amount_in_the_form_says_what_was_wrong(page, live_server, fiscal_data, editor_login):
+    no_favicon(page)
+    editor_login(page)
+    page.goto(f"{live_server.url}/offers/new?from=budget-2013")
+    amount = page.locator("#id_max_grant")
+    amount.fill("")
+    amount.press_sequentially("3750e")
+    expect(page.locator("#offer-form")).to_contain_text("is not a known unit")
+    expect(amount).to_have_value("3750e")
+
+
+def frames_fit(page) -> list:
+    """Each framed table: [class, scrolls sideways, role, tabindex, has a label]."""
+    return page.evaluate("""() => Array.from(document.querySelectorAll('.table-wrap')).map(frame => [
+        frame.querySelector('table').className, frame.scrollWidth > frame.clientWidth + 1,
+        frame.getAttribute('role'), frame.getAttribute('tabindex'),
+        !!(frame.getAttribute('aria-label') || frame.getAttribute('aria-labelledby'))])""")
+
+
+@pytest.mark.parametrize("url", ["/offers/federal-dec-2013/", "/offers/federal-dec-2013/fiscal/",
+                                 "/compare/?a=budget-2013&b=federal-dec-2013"])
+def test_key_columns_are_in_view_at_1280(page, live_server, fiscal_data, url):
+    no_favicon(page)
+    page.goto(live_server.url + url)
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    for name, scrolls, *_ in frames_fit(page):
+        if "fiscal-table" in name or "diff-table" in name:
+            assert not scrolls, f"{name} scrolls sideways at 1280 px"
+
+
+@pytest.mark.parametrize("url", ["/offers/federal-dec-2013/", "/offers/federal-dec-2013/fiscal/",
+                                 "/compare/?a=budget-2013&b=federal-dec-2013", "/", "/stances/"])
+def test_at_phone_width_the_page_fits_and_wide_tables_scroll_in_a_labelled_frame(phone_page, live_server,
+                                                                                 fiscal_data, url):
+    no_favicon(phone_page)
+    phone_page.goto(live_server.url + url)
+    phone_page.wait_for_timeout(300)
+    assert phone_page.evaluate("document.documentElement.scrollWidth") <= 390
+    for name, scrolls, role, tabindex, labelled in frames_fit(phone_page):
+        if scrolls:
+            assert (role, tabindex, labelled) == ("region", "0", True), name
+
+
+def test_the_phone_menu_is_a_button_and_the_matrix_opens_on_the_latest_months(phone_page, live_server, fiscal_data):
+    no_favicon(phone_page)
+    phone_page.goto(live_server.url + "/stances/")
+    toggle = phone_page.locator(".menu-toggle")
+    expect(toggle).to_be_visible()
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    expect(phone_page.locator("#site-nav")).to_be_hidden()
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    expect(phone_page.locator("#site-nav").get_by_role("link", name="Offers")).to_be_visible()
+    frame = phone_page.locator(".matrix-wrap")
+    at_end = frame.evaluate("f => f.scrollLeft + f.clientWidth >= f.scrollWidth - 2")
+    assert at_end
+    # Names are not cut off: each row name shows whole.
+    cut = phone_page.evaluate("""() => Array.from(document.querySelectorAll('.matrix th[scope=row] a'))
+        .filter(a => a.scrollWidth > a.clientWidth + 1).map(a => a.textContent)""")
+    assert cut == []
+
+
+def test_an_impossible_date_range_on_a_timeline_says_so(page, live_server, fiscal_data):
+    no_favicon(page)
+    page.goto(f"{live_server.url}/jurisdictions/ON/")
+    page.fill("input[name=date_from]", "2014-01-01")
+    page.fill("input[name=date_to]", "2013-01-01")
+    page.locator("input[name=date_to]").dispatch_event("change")
+    expect(page.locator("#timeline-filter-problems")).to_contain_text("The end date is before the start date")
+    expect(page.locator("header.site-header nav")).to_be_visible()

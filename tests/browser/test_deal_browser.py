@@ -1,0 +1,79 @@
+"""Where the deal is, in a real browser: the preview's verdicts follow the terms as they are typed, and a
+scenario saved from the offer form never reaches the record."""
+
+import re
+
+from playwright.sync_api import expect
+
+from grants import selectors
+
+SCENARIO = "Quebec out, no clawback"
+
+
+def no_favicon(page):
+    page.route("**/favicon.ico", lambda route: route.fulfill(status=204))
+
+
+def verdicts(page):
+    return page.locator("#fiscal-preview .preview-verdicts")
+
+
+def test_the_preview_says_who_would_sign_as_the_analyst_types(page, live_server, cjg_data, editor_login, screenshot):
+    selectors.forget_reference_data()
+    no_favicon(page)
+    editor_login(page)
+    page.goto(f"{live_server.url}/offers/new?from=federal-dec-2013")
+    page.fill("#id_tabled_on", "2014-01-28")
+    # December's terms against the positions of 28 January 2014: the clawback fails everyone who refused it.
+    expect(verdicts(page)).to_contain_text("Who would sign: 0 of 13")
+    expect(verdicts(page).locator('li[data-code="ON"]')).to_contain_text("No clawback when employers fall short.")
+    page.select_option("#id_shortfall_liability", "none")
+    page.select_option("#id_treatment_QC", "opts_out_compensated")
+    expect(verdicts(page)).to_contain_text("Who would sign: 1 of 13")
+    expect(verdicts(page).locator('li[data-code="QC"]')).to_have_attribute("data-verdict", "meets")
+    expect(verdicts(page).locator('li[data-code="ON"]')).to_have_count(0)  # unknown now: listed as such
+    expect(verdicts(page)).to_contain_text("Unknown")
+    screenshot(page, "i17-preview-verdicts")
+    # Bad input: a split that does not add up shows the form's message, and no verdicts, and nothing is lost.
+    page.fill("#id_federal_amount", "11000")
+    expect(page.locator("#fiscal-preview")).to_contain_text("the terms do not add up")
+    expect(verdicts(page)).to_have_count(0)
+    page.fill("#id_federal_amount", "10000")
+    expect(verdicts(page)).to_contain_text("Who would sign: 1 of 13")
+
+
+def test_a_scenario_saved_never_reaches_the_record(page, live_server, cjg_data, editor_login, screenshot):
+    selectors.forget_reference_data()
+    no_favicon(page)
+    editor_login(page)
+    page.goto(f"{live_server.url}/offers/new?from=federal-dec-2013")
+    page.fill("#id_title", SCENARIO)
+    page.fill("#id_tabled_on", "2014-01-28")
+    page.select_option("#id_shortfall_liability", "none")
+    page.select_option("#id_treatment_QC", "opts_out_compensated")
+    page.click("#save-as-scenario")
+    page.wait_for_url(re.compile(r"/scenarios/\d+/$"))
+    expect(page.locator("h1")).to_have_text(SCENARIO)
+    expect(page.locator(".verdict-count")).to_contain_text("1 of 13 would sign")
+    expect(page.locator("#scenario-effect")).to_be_visible()
+    screenshot(page, "i17-scenario")
+    scenario_url = page.url
+
+    for path in ("/", "/offers/", "/jurisdictions/ON/", "/negotiations/canada-job-grant/stances"):
+        page.goto(f"{live_server.url}{path}")
+        page.wait_for_load_state("networkidle")
+        expect(page.locator("main")).not_to_contain_text(SCENARIO)
+    page.goto(f"{live_server.url}/api/offers")
+    assert SCENARIO not in page.content()
+    page.goto(f"{live_server.url}/scenarios/")
+    expect(page.locator("main")).to_contain_text(SCENARIO)
+
+    # Compare it with the offer it came from, then open the offer form filled from it.
+    page.goto(scenario_url)
+    page.select_option("#compare-with", "offer:federal-dec-2013")
+    page.click("text=Compare >> nth=-1")
+    expect(page.locator("#compare-national")).to_be_visible()
+    page.goto(scenario_url)
+    page.click("#record-as-offer")
+    expect(page.locator("#id_title")).to_have_value(SCENARIO)
+    expect(page.locator("#id_treatment_QC")).to_have_value("opts_out_compensated")

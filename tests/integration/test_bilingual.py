@@ -1,0 +1,136 @@
+"""Every page in English at its address and in French under /fr/, with the right lang, a toggle to the
+same page in the other language and hreflang alternates; the record's own text, figures and dates in
+French; the API in French with Accept-Language: fr; the admin in Django's own French under /fr/admin/.
+"""
+
+import csv
+import io
+import re
+
+import pytest
+
+from negotiations.loading import DEFAULT_DATASET, load_dataset, read_dataset
+
+# Every page a reader or an editor opens (the English address; the French one is /fr/ + the rest).
+PAGES = [
+    "/", "/jurisdictions/", "/jurisdictions/QC/", "/negotiations/canada-job-grant/stances",
+    "/negotiations/canada-job-grant/stances/QC/2013-11", "/offers/", "/offers/federal-dec-2013/",
+    "/offers/pt-counter-jan-2014/fiscal/", "/offers/budget-2013/fiscal/explain?line=trainees&code=ON",
+    "/compare/?a=budget-2013&b=federal-dec-2013", "/meetings/", "/meetings/fpt-labour-ministers-2013-11-08/",
+    "/people/", "/people/agnes-maltais/", "/sources/", "/sources/cp-2013-11-08-toronto-ministers-meeting/",
+    "/statements/", "/search/?q=Kenney", "/accounts/login/",
+]
+EDITOR_PAGES = ["/offers/new", "/offers/federal-dec-2013/edit", "/statements/new", "/positions/new",
+                "/accounts/password_change/"]
+
+
+@pytest.fixture
+def cjg(db):
+    load_dataset(read_dataset(DEFAULT_DATASET))
+
+
+def french(path: str) -> str:
+    return "/fr" + path
+
+
+def _html_lang(html: str) -> str:
+    return re.search(r'<html lang="([^"]+)"', html).group(1)
+
+
+def _alternates(html: str) -> dict[str, str]:
+    return dict(re.findall(r'<link rel="alternate" hreflang="([^"]+)" href="([^"]+)">', html))
+
+
+def _toggle(html: str) -> tuple[str, str]:
+    found = re.search(r'<a href="([^"]*)" hreflang="([^"]+)" lang="[^"]+" class="language-toggle"', html)
+    return found.group(1).replace("&amp;", "&"), found.group(2)
+
+
+def _check_page(client, path: str) -> None:
+    for language, address, other, other_address in (("en", path, "fr", french(path)),
+                                                    ("fr", french(path), "en", path)):
+        response = client.get(address)
+        assert response.status_code == 200, address
+        html = response.content.decode()
+        assert _html_lang(html) == language, address
+        assert _toggle(html) == (other_address, other), address
+        alternates = _alternates(html)
+        assert alternates["en"] == f"http://testserver{path}".replace("&", "&amp;"), address
+        assert alternates["fr"] == f"http://testserver{french(path)}".replace("&", "&amp;"), address
+        assert alternates["x-default"] == alternates["en"], address
+
+
+def test_every_page_answers_in_both_languages_with_lang_toggle_and_hreflang(client, cjg):
+    for path in PAGES:
+        _check_page(client, path)
+
+
+def test_every_editor_page_answers_in_both_languages(admin_client, cjg):
+    for path in EDITOR_PAGES:
+        _check_page(admin_client, path)
+
+
+def test_the_french_page_shows_the_record_in_french(client, cjg):
+    html = client.get("/fr/jurisdictions/QC/").content.decode()
+    assert "<h1>Québec</h1>" in html
+    assert "Chronologie des positions" in html
+    assert "Le Québec ne veut pas de la subvention." in html  # the position's summary, in French
+    assert "Quebec wants no part of the grant" not in html
+    assert '<span lang="en">Quebec</span>' in html  # the other language's name, marked
+
+
+def test_quotes_keep_their_language_and_say_when_they_are_a_translation(client, cjg):
+    html = client.get("/fr/people/agnes-maltais/").content.decode()
+    assert '<p lang="en">“We want a renewal of the Labour Market Agreement, the way it is now.”</p>' in html
+    assert "dit en français; la citation est la traduction anglaise publiée par la source" in html
+    english = client.get("/people/agnes-maltais/").content.decode()
+    assert "said in French; the quote is the English translation the source published" in english
+
+
+def test_figures_and_dates_are_written_the_french_way(client, cjg):
+    html = client.get("/fr/offers/budget-2013/").content.decode()
+    assert "300\xa0000\xa0000\xa0$" in html and "15\xa0000\xa0$" in html
+    assert "21 mars 2013" in html
+    english = client.get("/offers/budget-2013/").content.decode()
+    assert "$300,000,000" in english and "March 21, 2013" in english
+    fiscal = client.get("/fr/offers/pt-counter-jan-2014/fiscal/").content.decode()
+    assert "0,15" in client.get("/fr/offers/pt-counter-jan-2014/").content.decode()
+    assert "15\xa0%" in fiscal
+
+
+def test_the_csv_keeps_dot_decimals_and_translates_its_header(client, cjg):
+    rows = list(csv.reader(io.StringIO(client.get("/fr/offers/budget-2013/fiscal.csv").content.decode())))
+    assert rows[0][:4] == ["Code", "Province ou territoire", "Stagiaires", "Coût fédéral"]
+    assert rows[-1][0] == "total" and rows[-1][3] == "300000000.00"
+    english = list(csv.reader(io.StringIO(client.get("/offers/budget-2013/fiscal.csv").content.decode())))
+    assert english[0][:3] == ["code", "jurisdiction", "trainees"]
+
+
+def test_the_api_answers_in_french_with_accept_language(client, cjg):
+    offer = client.get("/api/offers/federal-dec-2013", HTTP_ACCEPT_LANGUAGE="fr").json()
+    assert offer["title"].startswith("Décembre 2013 : Ottawa offre de payer le tiers provincial")
+    assert client.get("/api/offers/federal-dec-2013").json()["title"].startswith("December 2013: Ottawa offers")
+    response = client.get("/api/jurisdictions", HTTP_ACCEPT_LANGUAGE="fr-CA,fr;q=0.9")
+    assert response["Content-Language"] == "fr" and "Accept-Language" in response["Vary"]
+    quebec = next(item for item in response.json()["items"] if item["code"] == "QC")
+    assert (quebec["name_en"], quebec["name_fr"]) == ("Quebec", "Québec")
+    assert client.get("/fr/api/jurisdictions").status_code == 404  # the API has one address
+
+
+def test_health_check_and_admin(admin_client, cjg):
+    assert admin_client.get("/healthz").status_code == 200
+    html = admin_client.get("/fr/admin/").content.decode()
+    assert _html_lang(html) == "fr" and "Administration" in html
+    form = admin_client.get("/fr/admin/negotiations/offer/add/").content.decode()
+    assert 'name="title_en"' in form and 'name="title_fr"' in form
+    assert _html_lang(admin_client.get("/admin/").content.decode()) == "en"
+
+
+def test_url_names_still_reverse_to_the_english_addresses():
+    from django.urls import reverse
+    from django.utils import translation
+
+    assert reverse("negotiations:jurisdiction", args=["QC"]) == "/jurisdictions/QC/"
+    with translation.override("fr"):
+        assert reverse("negotiations:jurisdiction", args=["QC"]) == "/fr/jurisdictions/QC/"
+    assert reverse("healthz") == "/healthz"

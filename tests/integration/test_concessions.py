@@ -1,0 +1,59 @@
+"""Concessions round by round on the negotiation page and in the API, from the Canada Job Grant data set."""
+
+import pytest
+
+from negotiations.loading import DEFAULT_DATASET, load_dataset, read_dataset
+
+
+@pytest.fixture
+def cjg(db):
+    load_dataset(read_dataset(DEFAULT_DATASET))
+
+
+def test_the_api_gives_each_term_offer_by_offer_and_the_distance(client, cjg):
+    body = client.get("/api/negotiations/canada-job-grant/concessions").json()
+    provincial = next(t for t in body["terms"] if t["term"] == "split.provincial")
+    assert [(r["offer"], r["party"], r["value"]) for r in provincial["rounds"]] == [
+        ("budget-2013", "federal", "5000.00"), ("federal-nov-2013", "federal", "5000.00"),
+        ("federal-dec-2013", "federal", "0.00"), ("pt-counter-jan-2014", "provinces", "0.00"),
+    ]
+    distance = body["distance"]
+    assert (distance["federal_offer"], distance["provinces_offer"]) == ("federal-dec-2013", "pt-counter-jan-2014")
+    gaps = {g["term"]: (g["federal"], g["provinces"]) for g in distance["terms"]}
+    assert gaps["shortfall_liability"] == ("province", "none")
+    assert gaps["treatments.QC"] == ("participates", "opts_out_compensated")
+    # December diverts $300M from the LMA; the counter-proposal $2,500 a trainee of it, none in Quebec (out).
+    assert distance["national"]["provinces_need_federal_offer"] == "300000000.00"
+    own = distance["national"]["provinces_need_own_offer"]
+    assert distance["national"]["more_to_find"] == f"{300_000_000 - float(own):.2f}" == "184795000.00"
+    quebec = next(j for j in distance["by_jurisdiction"] if j["code"] == "QC")
+    assert quebec["provinces_need_own_offer"] == "0.00"  # out with compensation under its own proposal
+    assert client.get("/api/negotiations/nowhere/concessions").status_code == 404
+
+
+def test_the_negotiation_page_shows_the_rounds_the_moves_and_the_gap(client, cjg):
+    html = client.get("/negotiations/canada-job-grant/").content.decode()
+    assert 'data-term="split.provincial"' in html and 'canvas data-steps="steps-' in html
+    assert 'data-term="split.provincial" data-kind="conceded"' in html
+    assert 'data-term="shortfall_liability" data-kind="hardened"' in html
+    assert 'hx-get="/negotiations/canada-job-grant/distance"' in html
+    region = client.get("/negotiations/canada-job-grant/distance").content.decode()
+    assert 'data-code="ON"' in region and "$184,795,000" in region
+    assert client.get("/negotiations/nowhere/").status_code == 404
+
+
+def test_the_comparison_goes_year_by_year_with_one_year_selector(client, cjg):
+    html = client.get("/compare/", {"a": "federal-nov-2013", "b": "pt-counter-jan-2014"}).content.decode()
+    assert 'id="compare-years"' in html
+    for year in ("2014-15", "2015-16", "2016-17", "2017-18", "2018-19"):
+        assert f'data-year="{year}"' in html
+    assert 'data-year="total"' in html
+    assert '<select name="fiscal_year"' in html
+    html = client.get("/compare/", {"a": "federal-nov-2013", "b": "pt-counter-jan-2014",
+                                    "fiscal_year": "2014-15"}).content.decode()
+    assert '<option value="2014-15" selected>' in html
+    response = client.get("/compare/", {"a": "budget-2013", "b": "federal-dec-2013", "fiscal_year": "soon"})
+    assert response.status_code == 400 and 'aria-invalid="true"' in response.content.decode()
+    # The fiscal page uses the same selector.
+    fiscal = client.get("/offers/federal-nov-2013/fiscal/").content.decode()
+    assert 'aria-describedby="fiscal-year-help"' in fiscal and '<option value="2017-18"' in fiscal

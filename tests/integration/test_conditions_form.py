@@ -1,0 +1,70 @@
+"""Conditions entered with a position: checks on a term or words; bad rows are refused next to the row, nothing lost."""
+
+import pytest
+from django.urls import reverse
+
+from negotiations.models import Condition, Position
+from tests.factories import JurisdictionFactory, StatementFactory
+from tests.integration.test_record_pages import Record, position_data, user_with
+
+
+@pytest.fixture
+def rec(db):
+    record = Record()
+    JurisdictionFactory(code="QC", name_en="Quebec")
+    return record
+
+
+@pytest.fixture
+def editor(db):
+    return user_with("add_statement", "add_position", "change_statement")
+
+
+def with_checks(rows):
+    data = {"checks-TOTAL_FORMS": str(len(rows)), "checks-INITIAL_FORMS": "0",
+            "checks-MIN_NUM_FORMS": "0", "checks-MAX_NUM_FORMS": "20"}
+    for i, row in enumerate(rows):
+        for key, value in row.items():
+            data[f"checks-{i}-{key}"] = value
+    return data
+
+
+def test_the_form_offers_term_paths_and_records_checks_and_words(client, rec, editor):
+    said = StatementFactory(negotiation=rec.negotiation, speaker=rec.person, jurisdiction=rec.ontario,
+                            source=rec.source, ref="duguid-lma")
+    client.force_login(editor)
+    page = client.get(reverse("negotiations:position_new")).content.decode()
+    assert '<option value="sources.federal.LMA">' in page and '<option value="treatments.QC">' in page
+    response = client.post(reverse("negotiations:position_new"), position_data(rec) | with_checks([
+        {"text": "No money taken from the LMA.", "term": "sources.federal.LMA", "operator": "eq", "value": "0",
+         "statement": "duguid-lma"},
+        {"text": "More room for small businesses.", "term": "", "operator": "", "value": "", "statement": ""},
+        {"text": "", "term": "", "operator": "", "value": "", "statement": ""},
+    ]))
+    assert response.status_code == 302
+    position = Position.objects.get()
+    rows = list(position.checks.order_by("order"))
+    assert [(c.kind, c.term, c.operator, c.value, c.statement) for c in rows] == [
+        ("check", "sources.federal.LMA", "eq", "0", said), ("words", "", "", "", None),
+    ]
+    assert rows[0].history.get().history_user == editor
+
+
+@pytest.mark.parametrize("row, field, words", [
+    ({"term": "shortfall_liability", "operator": "le", "value": "province"}, "operator", "not an amount"),
+    ({"term": "sources.federal.LMA", "operator": "eq", "value": "lots"}, "value", "not a number"),
+    ({"term": "shortfall_liability", "operator": "eq", "value": "provinces"}, "value", "not a value of"),
+    ({"term": "sources.federal.LMA", "operator": "", "value": "0"}, "operator", "Choose how"),
+    ({"term": "sources.federal.LMA", "operator": "eq", "value": "0", "statement": "nobody-said-it"}, "statement",
+     "No statement"),
+])
+def test_a_bad_row_is_refused_next_to_it_and_nothing_is_lost(client, rec, editor, row, field, words):
+    client.force_login(editor)
+    row = {"text": "No clawback.", "statement": ""} | row
+    response = client.post(reverse("negotiations:position_new"), position_data(rec) | with_checks([row]))
+    assert response.status_code == 200
+    html = response.content.decode()
+    slot = html.split(f'id="id_checks-0-{field}_error"', 1)[1].split("</div>", 1)[0]
+    assert words in slot
+    assert 'value="No clawback."' in html and "Will sign if the LMA is spared." in html
+    assert not Position.objects.exists() and not Condition.objects.exists()

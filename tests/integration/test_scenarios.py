@@ -1,0 +1,112 @@
+"""Scenarios: what-ifs saved from the offer form, shared, compared, never part of the record until recorded as an offer."""
+
+import pytest
+from django.contrib.auth.models import Group
+
+from grants.models import Scenario
+from negotiations.loading import DEFAULT_DATASET, load_dataset, read_dataset
+from negotiations.models import Offer
+from tests.factories import UserFactory
+from tests.offer_world import offer_post
+
+TITLE = "What if Ottawa gave up the clawback"
+
+
+@pytest.fixture
+def cjg(db):
+    load_dataset(read_dataset(DEFAULT_DATASET))
+
+
+@pytest.fixture
+def editor(cjg):
+    user = UserFactory(username="analyst")
+    user.groups.add(Group.objects.get(name="Editor"))
+    return user
+
+
+def save(client, **overrides):
+    return client.post("/scenarios/new", offer_post(**{"title": TITLE, "tabled_on": "2014-01-29", **overrides}))
+
+
+def test_saved_from_the_offer_form_it_never_reaches_the_record(client, editor):
+    client.force_login(editor)
+    form = client.get("/offers/new").content.decode()
+    assert 'formaction="/scenarios/new"' in form and "Save as scenario" in form
+    offers_before = Offer.objects.count()
+    response = save(client, treatment_QC="opts_out_compensated")
+    scenario = Scenario.objects.get()
+    assert response.status_code == 302 and response.url == f"/scenarios/{scenario.pk}/"
+    assert scenario.author == editor and scenario.history.get().history_user == editor
+    assert Offer.objects.count() == offers_before
+    assert "is saved. It is not part of the record." in client.get(response.url).content.decode()
+    for url in ("/", "/offers/", "/api/offers", "/jurisdictions/ON/", "/negotiations/canada-job-grant/stances",
+                "/api/jurisdictions/ON/timeline", "/jurisdictions/ON/offers?negotiation=canada-job-grant"):
+        assert TITLE not in client.get(url).content.decode(), url
+    assert TITLE in client.get("/scenarios/").content.decode()
+
+
+def test_the_scenario_page_shows_who_would_sign_and_its_fiscal_effect_to_any_reader(client, editor):
+    client.force_login(editor)
+    save(client, treatment_QC="opts_out_compensated")
+    scenario = Scenario.objects.get()
+    client.logout()
+    html = client.get(scenario.get_absolute_url()).content.decode()
+    assert "1 of 13 would sign" in html and 'data-code="QC" data-verdict="meets"' in html
+    assert 'id="scenario-effect"' in html and "$600,000,000" not in html  # Quebec out: less than the premiers' $600M
+    assert "Record as offer" not in html  # readers read; editors record
+
+
+def test_the_api_gives_the_scenario_its_effect_and_verdicts(client, editor):
+    client.force_login(editor)
+    save(client, participation="0.5", fiscal_year="", shortfall_liability="province")
+    scenario = Scenario.objects.get()
+    body = client.get(f"/api/scenarios/{scenario.pk}").json()
+    assert body["title"] == TITLE and body["participation"] == "0.5"
+    assert body["terms"]["split"] == {"federal": "5000.00", "provincial": "5000.00", "employer": "5000.00"}
+    assert body["terms"]["treatments"]["QC"] == "participates"
+    assert body["fiscal_effect"]["national"]["trainees"] == 60000
+    assert body["fiscal_effect"]["national"]["provincial_liability"] == "150000000.00"
+    assert body["acceptance"]["meets"] == 0 and body["acceptance"]["count"] == 13
+    assert client.get("/api/scenarios/999999").status_code == 404
+    assert TITLE not in client.get("/api/offers").content.decode()
+
+
+def test_it_compares_with_any_offer_or_scenario(client, editor):
+    client.force_login(editor)
+    save(client)
+    save(client, title="Quebec out", treatment_QC="opts_out_compensated")
+    first, second = Scenario.objects.order_by("pk")
+    html = client.get(f"/scenarios/{second.pk}/compare", {"with": "offer:budget-2013"}).content.decode()
+    assert 'id="compare-national"' in html and "1 of 13 would sign" in html
+    html = client.get(f"/scenarios/{second.pk}/compare", {"with": f"scenario:{first.pk}"}).content.decode()
+    assert 'data-code="QC"' in html
+    response = client.get(f"/scenarios/{second.pk}/compare", {"with": "offer:nowhere"})
+    assert response.status_code == 400 and "neither an offer nor a saved scenario" in response.content.decode()
+
+
+def test_record_as_offer_opens_the_offer_form_filled_from_it(client, editor):
+    client.force_login(editor)
+    save(client, federal_amount="10000", provincial_amount="0", federal_LMA="5000", federal_LMDA="5000",
+         provincial_PT_OWN="", treatment_QC="opts_out_compensated")
+    scenario = Scenario.objects.get()
+    html = client.get(scenario.get_absolute_url()).content.decode()
+    link = html.split('id="record-as-offer"', 1)[0].rsplit('href="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
+    form = client.get(link).content.decode()
+    assert f'value="{TITLE}"' in form
+    assert 'name="federal_LMDA" value="5000"' in form
+    assert '<option value="opts_out_compensated" selected>' in form
+
+
+def test_bad_input_is_refused_next_to_the_field_and_nothing_is_lost(client, editor):
+    client.force_login(editor)
+    response = save(client, title="", federal_amount="6000", participation="2")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Give the scenario a title" in html
+    assert 'value="6000"' in html
+    assert not Scenario.objects.exists()
+
+
+def test_readers_cannot_save_a_scenario(client, cjg):
+    client.force_login(UserFactory(username="reader"))
+    assert save(client).status_code == 403

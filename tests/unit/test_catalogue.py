@@ -1,0 +1,68 @@
+"""The French catalogue: every interface string translated, none fuzzy, none missing from the catalogue.
+
+The first half reads the committed catalogue with polib. The second runs makemessages (GNU gettext)
+over a copy of the catalogue and fails when it would add a msgid the committed one lacks: a string
+added to a template or to Python without `python3 dev.py messages` and a translation. It is skipped
+where GNU gettext is not installed.
+"""
+
+import re
+import shutil
+import sys
+
+import polib
+import pytest
+
+from config.catalogue import ROOT, compile_catalogues, refresh
+
+CATALOGUE = ROOT / "locale" / "fr" / "LC_MESSAGES" / "django.po"
+PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%%")
+
+
+def _ids(entry: polib.POEntry) -> tuple[str, str]:
+    return (entry.msgctxt or "", entry.msgid)
+
+
+def test_every_string_has_a_french_translation_and_none_is_fuzzy():
+    catalogue = polib.pofile(str(CATALOGUE))
+    untranslated = [entry.msgid for entry in catalogue.untranslated_entries()]
+    fuzzy = [entry.msgid for entry in catalogue.fuzzy_entries()]
+    assert len(catalogue) > 500
+    assert untranslated == [], f"{len(untranslated)} strings have no French: {untranslated[:10]}"
+    assert fuzzy == [], f"{len(fuzzy)} strings are marked fuzzy: {fuzzy[:10]}"
+
+
+def test_translations_keep_the_placeholders():
+    catalogue = polib.pofile(str(CATALOGUE))
+    wrong = []
+    for entry in catalogue.translated_entries():
+        pairs = [(entry.msgid, entry.msgstr)] if not entry.msgid_plural else [
+            (entry.msgid, entry.msgstr_plural[0]), (entry.msgid_plural, entry.msgstr_plural[1])]
+        wrong += [source for source, french in pairs
+                  if sorted(PLACEHOLDER.findall(source)) != sorted(PLACEHOLDER.findall(french))]
+    assert wrong == []
+
+
+def test_the_catalogue_compiles_without_gnu_gettext(tmp_path):
+    copy = tmp_path / "fr" / "LC_MESSAGES"
+    copy.mkdir(parents=True)
+    shutil.copy(CATALOGUE, copy / "django.po")
+    assert compile_catalogues(tmp_path) == [copy / "django.mo"]
+    compiled = polib.mofile(str(copy / "django.mo"))
+    assert compiled.find("Jurisdictions").msgstr == "Administrations"
+
+
+@pytest.mark.skipif(shutil.which("xgettext") is None, reason="GNU gettext is not installed here")
+def test_makemessages_finds_no_string_missing_from_the_catalogue(tmp_path):
+    # makemessages writes into LOCALE_PATHS[0]: run it on a copy of the project's sources with the
+    # catalogue copied in, never on the committed catalogue itself.
+    project = tmp_path / "project"
+    ignore = shutil.ignore_patterns(".venv", "venv", "staticfiles", "test-artifacts", "node_modules", "*.sqlite3",
+                                    "__pycache__", ".git", "*.mo", "bench", "tests")
+    shutil.copytree(ROOT, project, ignore=ignore, symlinks=True)
+    refresh(project, sys.executable)
+    refreshed = polib.pofile(str(project / "locale" / "fr" / "LC_MESSAGES" / "django.po"))
+    committed = {_ids(entry) for entry in polib.pofile(str(CATALOGUE)) if not entry.obsolete}
+    new = sorted(msgid for context, msgid in {_ids(entry) for entry in refreshed if not entry.obsolete} - committed)
+    assert new == [], (f"{len(new)} strings are not in the French catalogue; run `python3 dev.py messages` and "
+                       f"translate them: {new[:10]}")

@@ -1,0 +1,50 @@
+"""Concessions round by round (negotiations.concessions): moves, concessions and the gap between the sides."""
+
+import datetime
+from dataclasses import replace
+from decimal import Decimal as D
+
+from negotiations.concessions import CONCEDED, FEDERAL, HARDENED, PROVINCES, Round, concessions
+from negotiations.terms import OfferTerms
+
+PT = ("ON", "QC")
+BUDGET = OfferTerms(max_grant=D(15000), federal_amount=D(5000), provincial_amount=D(5000), employer_amount=D(5000),
+                    scale_amount=D(300_000_000), sources=(("federal", "LMA", D(5000)), ("provincial", "PT_OWN", D(5000))))
+DECEMBER = replace(BUDGET, federal_amount=D(10000), provincial_amount=D(0), shortfall_liability="province",
+                   sources=(("federal", "LMA", D(5000)), ("federal", "LMDA", D(5000))))
+COUNTER = replace(DECEMBER, shortfall_liability="none", treatments=(("QC", "opts_out_compensated"),),
+                  sources=(("federal", "LMA", D(2500)), ("federal", "LMDA", D(7500))))
+
+
+def rounds():
+    return [
+        Round("budget", "Budget", datetime.date(2013, 3, 21), FEDERAL, BUDGET),
+        Round("dec", "December", datetime.date(2013, 12, 24), FEDERAL, DECEMBER),
+        Round("counter", "Counter", datetime.date(2014, 1, 28), PROVINCES, COUNTER),
+    ]
+
+
+def test_each_term_value_offer_by_offer():
+    result = concessions(rounds(), PT)
+    split = next(t for t in result.terms if t.term == "split.provincial")
+    assert [(v.offer, v.value) for v in split.rounds] == [("budget", D(5000)), ("dec", D(0)), ("counter", D(0))]
+    assert split.numeric and not next(t for t in result.terms if t.term == "treatments.QC").numeric
+
+
+def test_ottawa_conceded_the_provincial_third_and_hardened_on_the_clawback():
+    moves = {(m.term, m.kind) for m in concessions(rounds(), PT).moves_of(FEDERAL)}
+    assert ("split.provincial", CONCEDED) in moves
+    assert ("sources.federal.LMDA", CONCEDED) in moves
+    assert ("shortfall_liability", HARDENED) in moves
+    assert concessions(rounds(), PT).moves_of(PROVINCES) == ()
+
+
+def test_the_gap_is_the_terms_on_which_the_latest_offers_differ():
+    gaps = {g.term: (g.federal, g.provinces) for g in concessions(rounds(), PT).gaps}
+    assert gaps == {"sources.federal.LMA": (D(5000), D(2500)), "sources.federal.LMDA": (D(5000), D(7500)),
+                    "shortfall_liability": ("province", "none"),
+                    "treatments.QC": ("participates", "opts_out_compensated")}
+
+
+def test_one_side_alone_has_no_gap():
+    assert concessions(rounds()[:2], PT).gaps == ()
