@@ -9,6 +9,7 @@ from decimal import Decimal
 
 from django.db.models import CharField, F, Prefetch, Q, TextField, Value, prefetch_related_objects
 from django.db.models.functions import Coalesce
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from negotiations.models import (
@@ -86,10 +87,15 @@ class OfferPage:
     term_changes: list[TermChange] | None  # None when the offer answers nothing
     history: list[HistoryEntry]
     basis: "OfferBasis | None" = None  # the basis of each term (negotiations.term_basis)
+    book: object = None  # the positions the verdicts read (negotiations.verdicts.PositionBook), when asked for
 
 
-def offer_page(*, slug: str) -> OfferPage | None:
-    """Everything the offer page shows, or None for an unknown slug (eight queries)."""
+def offer_page(*, slug: str, position_book=None) -> OfferPage | None:
+    """Everything the offer page shows, or None for an unknown slug (eight queries).
+
+    ``position_book`` (``negotiations.verdicts.position_book``, passed in: verdicts reads this module)
+    loads the positions for who would sign (two queries); its list of P/Ts then serves the basis too.
+    """
     # The offer and the offers answering it come back in one query.
     family = list(
         Offer.objects.select_related("negotiation", "responds_to", "meeting")
@@ -108,12 +114,18 @@ def offer_page(*, slug: str) -> OfferPage | None:
         Prefetch("tabled_by", queryset=Jurisdiction.objects.only("pk", "code", "name", "order", "kind")),
         Prefetch("sources", queryset=Source.objects.order_by("-published_on")),
     )
+    book = position_book(offer.negotiation_id) if position_book is not None else None
+    pts = None
+    if book is not None:
+        french = (get_language() or "").startswith("fr")
+        pts = [(g.code, g.name_fr if french and g.name_fr else g.name_en) for g in book.governments]
     return OfferPage(
         offer=offer,
         responses=responses,
         term_changes=term_changes(parent, offer) if parent is not None else None,
         history=offer_history(offer),
-        basis=offer_basis_with_sources(offer, offer.sources.all()),
+        basis=offer_basis_with_sources(offer, offer.sources.all(), pts=pts),
+        book=book,
     )
 
 

@@ -149,8 +149,8 @@ def offer_basis(offer: Offer, *, pts: list[tuple[str, str]] | None = None) -> Of
     return basis_of(rows, pts if pts is not None else provinces())
 
 
-def offer_basis_with_sources(offer: Offer, sources: Iterable) -> OfferBasis:
-    """``offer_basis`` in two queries: the basis rows, and the P/Ts.
+def offer_basis_with_sources(offer: Offer, sources: Iterable, *, pts: list[tuple[str, str]] | None = None) -> OfferBasis:
+    """``offer_basis`` in two queries: the basis rows, and the P/Ts (one query when ``pts`` is given).
 
     ``sources`` are Source objects already loaded (the offer's own, prefetched); a basis citing
     another source costs one more query.
@@ -163,7 +163,7 @@ def offer_basis_with_sources(offer: Offer, sources: Iterable) -> OfferBasis:
     for row in bases:
         if row.source_id:
             row.source = known[row.source_id]
-    return basis_of(bases, provinces())
+    return basis_of(bases, pts if pts is not None else provinces())
 
 
 def offers_basis(offers: list[Offer]) -> dict[int, OfferBasis]:

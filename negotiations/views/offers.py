@@ -54,10 +54,10 @@ def offer_list(request):
 
 @require_safe
 def offer_detail(request, slug):
-    page = offer_selectors.offer_page(slug=slug)
+    page = offer_selectors.offer_page(slug=slug, position_book=verdicts.position_book)
     if page is None:
         raise Http404(_("No offer is recorded under this address."))
-    acceptance = verdicts.offer_acceptance(page.offer)  # two queries
+    acceptance = verdicts.offer_acceptance(page.offer, book=page.book)
     return render(request, "negotiations/offer.html", {"page": page, "offer": page.offer, "acceptance": acceptance})
 
 

@@ -30,6 +30,7 @@ from negotiations.models import (
     Statement,
 )
 from tests import factories as f
+from tests.admin_posts import empty_inlines
 
 pytestmark = pytest.mark.django_db
 
@@ -193,12 +194,8 @@ def offer_form_data(*, negotiation, jurisdiction, sources, **changes):
         "scale_program": "LMA",
         "scale_amount": "300000000",
         "shortfall_liability": "province",
+        **empty_inlines(Offer),
         "funding_sources-TOTAL_FORMS": str(len(sources)),
-        "funding_sources-INITIAL_FORMS": "0",
-        "treatments-TOTAL_FORMS": "0",
-        "treatments-INITIAL_FORMS": "0",
-        "phase_in-TOTAL_FORMS": "0",
-        "phase_in-INITIAL_FORMS": "0",
     }
     for index, (payer, program, amount) in enumerate(sources):
         data[f"funding_sources-{index}-payer"] = payer
@@ -335,6 +332,7 @@ def test_statement_added_at_a_meeting_takes_the_meeting_negotiation(admin_client
     data = {
         "negotiation": meeting.negotiation.pk, "slug": meeting.slug, "title_en": meeting.title,
         "date": "2013-11-08", "date_precision": "day", "kind": meeting.kind, "location_en": meeting.location,
+        **empty_inlines(Meeting),
         "statements-TOTAL_FORMS": "1", "statements-INITIAL_FORMS": "0",
         "statements-0-speaker": person.pk, "statements-0-date": "2013-11-08", "statements-0-date_precision": "day",
         "statements-0-quote": "The grant as designed is not acceptable.", "statements-0-source": source.pk,

@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from negotiations.models import Offer, Position
 from tests import factories as f
+from tests.admin_posts import empty_inlines
 
 pytestmark = pytest.mark.django_db
 
@@ -19,6 +20,7 @@ def position_data(position, **changes):
         "summary_en": position.summary,  # the admin edits both languages (modeltranslation)
         "conditions_en": position.conditions,
         "seen_version": position.version,
+        **empty_inlines(Position),
     }
     data.update(changes)
     return data
@@ -62,9 +64,7 @@ def test_stale_offer_edit_is_refused(admin_client):
         "max_grant": "15000", "federal_amount": "5000", "provincial_amount": "5000", "employer_amount": "5000",
         "scale_program": "LMA", "scale_amount": "300000000", "shortfall_liability": "none",
         "seen_version": 1,
-        "funding_sources-TOTAL_FORMS": "0", "funding_sources-INITIAL_FORMS": "0",
-        "treatments-TOTAL_FORMS": "0", "treatments-INITIAL_FORMS": "0",
-        "phase_in-TOTAL_FORMS": "0", "phase_in-INITIAL_FORMS": "0",
+        **empty_inlines(Offer),
     }
     for index, row in enumerate(offer.funding_sources.all()):
         data["funding_sources-TOTAL_FORMS"] = str(index + 1)

@@ -181,15 +181,16 @@ def test_the_digest_is_in_the_readers_language_and_can_be_stopped_without_signin
     [message] = mail.outbox
     assert message.extra_headers["Content-Language"] == "fr"
     assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
-    links = re.findall(r"http://127\.0\.0\.1:8000(/alerts/unsubscribe/\S+)", message.body)
-    assert len(links) == 2  # this follow, and every follow
+    assert "changement dans ce que vous suivez" in message.body
+    links = re.findall(r"http://127\.0\.0\.1:8000(/fr/alerts/unsubscribe/\S+)", message.body)
+    assert len(links) == 2  # this follow, and every follow, at the French addresses
     page = client.get(links[0])
     assert page.status_code == 200 and "Canada Job Grant" in page.content.decode()
     assert Follow.objects.filter(user=reader).exists()  # opening the link changes nothing
     done = client.post(links[0])
-    assert "1 follow stopped" in done.content.decode()
+    assert "1\u00a0suivi arrêté" in done.content.decode() or "1 suivi arrêté" in done.content.decode()
     assert not Follow.objects.filter(user=reader).exists()
-    assert "already off" in client.get(links[0]).content.decode()
+    assert "déjà désactivées" in client.get(links[0]).content.decode()
 
 
 def test_a_forged_or_cut_unsubscribe_link_is_refused_clearly(client, world):

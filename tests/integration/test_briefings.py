@@ -138,4 +138,4 @@ def test_the_word_document_has_the_headings_and_figures(client, cjg):
         assert heading in headings, heading
     cells = [[cell.text for cell in row.cells] for table in document.tables for row in table.rows]
     assert ["Federal cost", for_jurisdiction("federal-dec-2013", "ON", "federal_cost")] in cells
-    assert ["ON", "conditional", "2014-01-28"] == cells[1][:3]
+    assert ["ON", "conditional", "2014-01-29"] == cells[1][:3]

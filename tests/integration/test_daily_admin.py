@@ -27,7 +27,7 @@ def revert_form_data(page_form) -> dict:
 def test_reverting_a_position_from_its_history_works_the_first_time(admin_client):
     position = f.PositionFactory(summary=LONG_OLD)
     change = reverse("admin:negotiations_position_change", args=[position.pk])
-    assert admin_client.post(change, position_data(position, summary=LONG_NEW)).status_code == 302
+    assert admin_client.post(change, position_data(position, summary_en=LONG_NEW)).status_code == 302
     first = position.history.order_by("history_id").first()
 
     url = reverse("admin:negotiations_position_simple_history", args=[position.pk, first.history_id])
@@ -45,7 +45,7 @@ def test_reverting_a_position_from_its_history_works_the_first_time(admin_client
 def test_history_diffs_show_the_whole_old_and_new_text(admin_client):
     position = f.PositionFactory(summary=LONG_OLD)
     change = reverse("admin:negotiations_position_change", args=[position.pk])
-    admin_client.post(change, position_data(position, summary=LONG_NEW))
+    admin_client.post(change, position_data(position, summary_en=LONG_NEW))
     html = admin_client.get(reverse("admin:negotiations_position_history", args=[position.pk])).content.decode()
     assert LONG_OLD in html and LONG_NEW in html
     assert "chars]" not in html

@@ -13,7 +13,7 @@ ADDRESSES = [
     ("/negotiations/{slug}/feed", 8),
     ("/jurisdictions/ON/feed", 8),
     ("/people/brad-duguid/feed", 3),
-    ("/search/feed?q=grant", 7),
+    ("/search/feed?q=grant", 10),  # the search reads each kind of record (issue 16.6)
     ("/negotiations/{slug}/calendar.ics", 4),
     ("/negotiations/{slug}/briefing?since=2013-01-01", 24),
     ("/jurisdictions/ON/briefing?since=2013-01-01", 24),

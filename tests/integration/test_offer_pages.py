@@ -18,7 +18,7 @@ from tests.offer_world import DECEMBER_TERMS, make_budget_2013, make_reference, 
 
 pytestmark = pytest.mark.django_db
 
-MAX_QUERIES = 13  # the offer page: 11, and 2 for who would sign (issue 17)
+MAX_QUERIES = 14  # the offer page: 11, 1 for the terms' basis (issue 14) and 2 for who would sign (issue 17)
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
@@ -263,7 +263,7 @@ def test_live_validation_puts_a_rule_s_message_on_the_field_changed(client, budg
     # A field's own error stays on it: a malformed maximum grant is not moved to the field changed.
     data = offer_post(max_grant="lots", _validate="1", _touched="max_grant,employer_amount", _changed="employer_amount")
     html = client.post(reverse("negotiations:offer_new"), data, **HTMX).content.decode()
-    assert re.search(r'id="id_max_grant_error" class="field-errors" hx-swap-oob="true"><p>Enter a number', html)
+    assert re.search(r'id="id_max_grant_error" class="field-errors" hx-swap-oob="true"><p>“lots” is not an amount of money', html)
     assert re.search(r'id="id_employer_amount_error" class="field-errors" hx-swap-oob="true"></div>', html)
 
 

@@ -44,6 +44,7 @@ from grants import preview as preview_view
 from grants.selectors import forget_reference_data
 from negotiations import record_cache
 from negotiations.models import Jurisdiction, Negotiation, Position
+from tests.admin_posts import empty_inlines
 from tests.offer_world import offer_post
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -176,9 +177,7 @@ def test_an_admin_edit_shows_on_the_next_request(reader):
             "summary_en": "Edited in the admin: Ontario asks for an opt-out.",
             "conditions_en": position.conditions,
             "seen_version": position.version,
-            # The inline of its conditions (issue 17): none added.
-            "checks-TOTAL_FORMS": "0", "checks-INITIAL_FORMS": "0",
-            "checks-MIN_NUM_FORMS": "0", "checks-MAX_NUM_FORMS": "1000",
+            **empty_inlines(Position),  # its conditions and passages: none added
         },
     )
     assert response.status_code == 302, response.content.decode()[:2000]
