@@ -498,7 +498,7 @@ class OfferForm(OfferTermsForm):
     # -- the basis of each term (negotiations.terms: reported, inferred, assumed)
 
     def _add_basis_fields(self) -> None:
-        names = {j.code: j.name_en for j in self.provinces}
+        names = {j.code: j.name for j in self.provinces}
         self.basis_paths = term_paths(j.code for j in self.provinces)
         self.basis_labels = {path: term_label(path, names) for path in self.basis_paths}
         source_choices = functools.cache(lambda: [
