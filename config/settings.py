@@ -10,9 +10,16 @@ from pathlib import Path
 
 import dj_database_url
 import django.forms
+import environ
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+
+# A .env file beside manage.py (copy .env.example) fills in what the environment leaves unset: a variable
+# exported in the shell wins over the file. ENV_FILE names another file.
+ENV_FILE = Path(os.environ.get("ENV_FILE") or BASE_DIR / ".env")
+if ENV_FILE.is_file():
+    environ.Env.read_env(ENV_FILE)
 
 
 def env_bool(name: str, default: bool) -> bool:
