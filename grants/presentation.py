@@ -192,6 +192,8 @@ _ENUM_LABELS = {
 # Formatting: the one place where numbers become text.
 
 
+# perf: bench/run "fiscal page" (cache off) and "preview POST": hundreds of figures a page, each written
+# without Django's per-call locale lookups.
 class Numbers:
     """How one language writes counts and money; ``numbers()`` gives the current language's.
 
