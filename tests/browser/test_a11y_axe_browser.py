@@ -62,6 +62,7 @@ EDITOR_PAGES = [
     ("new statement, refused save", "/statements/new", "refuse"),
     ("new position", "/positions/new", None),
     ("new position, refused save", "/positions/new", "refuse"),
+    ("new scenario, refused save", "/scenarios/new", "refuse"),
     ("change password", "/accounts/password_change/", None),
 ]
 
@@ -80,7 +81,7 @@ def _act(page, action):
     elif action == "refuse":
         form = page.locator("main form[method=post]").last
         form.evaluate("form => { form.noValidate = true; }")  # the server's refusal, not the browser's
-        form.locator("[type=submit]").last.click()
+        form.locator("[type=submit]").first.click()  # its own save (the offer form's last saves a scenario)
         page.wait_for_load_state("networkidle")
         expect(page.locator(".error-summary")).to_be_visible()
 

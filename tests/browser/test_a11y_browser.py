@@ -30,8 +30,9 @@ def test_the_stance_matrix_is_one_tab_stop_walked_by_arrow_keys(page, live_serve
     page.goto(f"{live_server.url}{MATRIX}")
     grid = page.get_by_role("grid")
     expect(grid).to_be_visible()
-    # Every cell's accessible name starts with the text it shows ("Supp.", "Opp.", ...).
-    mismatched = page.evaluate("""() => Array.from(document.querySelectorAll('.matrix td a'))
+    # Every cell's accessible name starts with the text it shows ("Supp.", "Opp.", ...). (The offers' marks,
+    # a ◆ glyph named "Offer: …", are links of their own, not stance cells.)
+    mismatched = page.evaluate("""() => Array.from(document.querySelectorAll('.matrix td a:not(.offer-mark)'))
         .filter(a => a.textContent.trim() !== '–' && !a.getAttribute('aria-label').startsWith(a.textContent.trim()))
         .map(a => a.outerHTML)""")
     assert mismatched == []
@@ -70,11 +71,11 @@ def test_the_stance_matrix_is_one_tab_stop_walked_by_arrow_keys(page, live_serve
 def _refuse(page):
     form = page.locator("main form[method=post]").last
     form.evaluate("form => { form.noValidate = true; }")  # the server's refusal, not the browser's
-    form.locator("[type=submit]").last.click()
+    form.locator("[type=submit]").first.click()  # its own save (the offer form's last saves a scenario)
     page.wait_for_load_state("networkidle")
 
 
-@pytest.mark.parametrize("address", ["/offers/new", "/statements/new", "/positions/new"])
+@pytest.mark.parametrize("address", ["/offers/new", "/statements/new", "/positions/new", "/scenarios/new"])
 def test_a_refused_save_moves_the_focus_to_an_error_summary(editor_page, live_server, address):
     page = editor_page
     page.goto(f"{live_server.url}{address}")
@@ -174,7 +175,8 @@ def test_the_offer_form_by_keyboard_alone(editor_page, live_server):
     page.goto(f"{live_server.url}/offers/new?from=budget-2013")
     expect(page.locator("#preview-status")).to_contain_text("Figures updated")
     fields = page.locator("#offer-form").evaluate("""form => Array.from(form.querySelectorAll('input, select, textarea'))
-        .filter(el => el.type !== 'hidden' && !el.disabled && el.offsetParent !== null).map(el => el.id)""")
+        .filter(el => el.type !== 'hidden' && !el.disabled && el.offsetParent !== null
+                      && !el.closest('details:not([open])')).map(el => el.id)""")
     assert len(fields) > 40
     page.locator("body").focus()
     reached = []
@@ -189,6 +191,7 @@ def test_the_offer_form_by_keyboard_alone(editor_page, live_server):
     assert missing == []
     # In the order they are shown, then the preview (a named region), then the save button.
     assert [r for r in reached if r in fields] == fields
-    assert reached.index("fiscal-preview") > reached.index(fields[-1])
+    # The terms' basis (issue 14) is folded away under one summary, reached in its turn.
+    assert reached.index(fields[-1]) < reached.index("Basis of each term (0 of 30 given)") < reached.index("fiscal-preview")
     assert reached[-1] == "Record the offer"
     expect(page.locator("#fiscal-preview")).to_have_accessible_name("Fiscal effect")

@@ -110,10 +110,14 @@ def test_a_bad_amount_in_the_form_says_what_was_wrong(page, live_server, fiscal_
 
 
 def frames_fit(page) -> list:
-    """Each framed table: [class, scrolls sideways, role, tabindex, has a label]."""
+    """Each framed table: [class, scrolls sideways, role, tabindex, has a label].
+
+    A frame holding a grid (the stance matrix) is reached through the grid's own tab stop, whose arrow keys
+    scroll it: its tabindex is reported as "0" when the grid has its one tab stop."""
     return page.evaluate("""() => Array.from(document.querySelectorAll('.table-wrap')).map(frame => [
         frame.querySelector('table').className, frame.scrollWidth > frame.clientWidth + 1,
-        frame.getAttribute('role'), frame.getAttribute('tabindex'),
+        frame.getAttribute('role'),
+        frame.getAttribute('tabindex') ?? (frame.querySelector('[role=grid] [tabindex="0"]') ? '0' : null),
         !!(frame.getAttribute('aria-label') || frame.getAttribute('aria-labelledby'))])""")
 
 

@@ -23,8 +23,8 @@ def test_the_preview_says_who_would_sign_as_the_analyst_types(page, live_server,
     no_favicon(page)
     editor_login(page)
     page.goto(f"{live_server.url}/offers/new?from=federal-dec-2013")
-    page.fill("#id_tabled_on", "2014-01-28")
-    # December's terms against the positions of 28 January 2014: the clawback fails everyone who refused it.
+    page.fill("#id_tabled_on", "2014-01-29")
+    # December's terms against the positions of 29 January 2014: the clawback fails everyone who refused it.
     expect(verdicts(page)).to_contain_text("Who would sign: 0 of 13")
     expect(verdicts(page).locator('li[data-code="ON"]')).to_contain_text("No clawback when employers fall short.")
     page.select_option("#id_shortfall_liability", "none")
@@ -48,7 +48,7 @@ def test_a_scenario_saved_never_reaches_the_record(page, live_server, cjg_data, 
     editor_login(page)
     page.goto(f"{live_server.url}/offers/new?from=federal-dec-2013")
     page.fill("#id_title", SCENARIO)
-    page.fill("#id_tabled_on", "2014-01-28")
+    page.fill("#id_tabled_on", "2014-01-29")
     page.select_option("#id_shortfall_liability", "none")
     page.select_option("#id_treatment_QC", "opts_out_compensated")
     page.click("#save-as-scenario")

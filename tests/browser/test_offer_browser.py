@@ -89,9 +89,11 @@ def test_log_an_offer_watching_its_fiscal_effect(page, live_server, offer_data, 
             if request.url.endswith("/grants/preview") else None)
     offer_url = log_the_new_offer(page, live_server)
     screenshot(page, "offer-page-1280")
-    # The preview gets the terms and the offer answered, not the record's own fields or the token.
-    assert any("federal_LMA=6000" in body and "responds_to=budget-2013" in body for body in previews)
-    assert not any(re.search(r"(^|&)(title|tabled_on|csrfmiddlewaretoken)=", body) for body in previews)
+    # The preview gets the terms, the offer answered and the date (the positions in force then say who would
+    # sign, issue 17), not the record's other fields or the token.
+    assert any("federal_LMA=6000" in body and "responds_to=budget-2013" in body and "tabled_on=2013-12-24" in body
+               for body in previews)
+    assert not any(re.search(r"(^|&)(title|summary|csrfmiddlewaretoken)=", body) for body in previews)
     # ... and only the fields filled in: no empty value (the page has empty phase-in rows, say).
     assert not any(re.search(r"=(&|$)", body) for body in previews)
 
