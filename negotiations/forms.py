@@ -7,6 +7,7 @@ Choices are named by their readable keys (a jurisdiction's code, a slug), so a l
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from negotiations import bounds
 from negotiations.acceptance import OWN_TREATMENT, condition_problems
 from negotiations.bounds import has_control_characters
 from negotiations.models import (
@@ -282,7 +283,7 @@ class WithdrawOfferForm(forms.Form):
     """Why and when an offer was withdrawn: asked before it is marked withdrawn."""
 
     withdrawal_reason = forms.CharField(
-        label=_("Why was it withdrawn?"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2}),
+        label=_("Why was it withdrawn?"), max_length=bounds.WITHDRAWAL_REASON_LENGTH, widget=forms.Textarea(attrs={"rows": 2}),
         error_messages={"required": _("Say why the offer was withdrawn, e.g. “replaced by the January counter-offer”.")},
     )
     withdrawn_on = forms.DateField(

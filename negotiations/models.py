@@ -104,6 +104,18 @@ def length_constraint(model_name: str, field: str, limit: int) -> models.CheckCo
     )
 
 
+# The languages of the translated fields (negotiations/translation.py, grants/translation.py): the
+# same as settings.MODELTRANSLATION_LANGUAGES, written here because the migrations spell them out.
+TRANSLATED_LANGUAGES = ("en", "fr")
+
+
+def translated_length_constraints(model_name: str, field: str, limit: int) -> list[models.CheckConstraint]:
+    """length_constraint for a translated field and each of its languages' columns (field_en, field_fr):
+    the ORM writes ``field`` to the current language's column, so that column needs the bound too."""
+    return [length_constraint(model_name, name, limit)
+            for name in (field, *(f"{field}_{language}" for language in TRANSLATED_LANGUAGES))]
+
+
 def dated_precision_field():
     return models.CharField(
         _("date precision"), max_length=12, choices=DatePrecision.choices, default=DatePrecision.DAY
@@ -155,7 +167,7 @@ class Person(models.Model):
     class Meta:
         ordering = ["name"]
         verbose_name_plural = _("people")
-        constraints = [length_constraint("person", "notes", bounds.NOTES_LENGTH)]
+        constraints = [*translated_length_constraints("person", "notes", bounds.NOTES_LENGTH)]
 
     def __str__(self):
         return self.name
@@ -208,7 +220,7 @@ class Negotiation(models.Model):
 
     class Meta:
         ordering = ["-started_on", "title"]
-        constraints = [length_constraint("negotiation", "summary", bounds.SUMMARY_LENGTH)]
+        constraints = [*translated_length_constraints("negotiation", "summary", bounds.SUMMARY_LENGTH)]
 
     def __str__(self):
         return self.title
@@ -245,7 +257,7 @@ class Source(models.Model):
     class Meta:
         ordering = ["-published_on", "outlet"]
         constraints = [
-            length_constraint("source", "summary", bounds.SUMMARY_LENGTH),
+            *translated_length_constraints("source", "summary", bounds.SUMMARY_LENGTH),
             length_constraint("source", "text", bounds.ARTICLE_TEXT_LENGTH),
         ]
 
@@ -293,7 +305,7 @@ class Meeting(models.Model):
             models.Index(fields=["-date", "title"], name="meeting_newest_first"),
             search_index(name="meeting_search", fields=("title", "outcome", "location")),
         ]
-        constraints = [length_constraint("meeting", "outcome", bounds.OUTCOME_LENGTH)]
+        constraints = [*translated_length_constraints("meeting", "outcome", bounds.OUTCOME_LENGTH)]
 
     def __str__(self):
         return f"{self.title} ({self.date:%Y-%m-%d})"
@@ -421,7 +433,7 @@ class Offer(models.Model):
         help_text=_("How the sources were read where they leave a term open."),
     )
     withdrawn_on = models.DateField(_("withdrawn on"), null=True, blank=True)
-    withdrawal_reason = models.TextField(_("why it was withdrawn"), blank=True)
+    withdrawal_reason = bounded_text(_("why it was withdrawn"), bounds.WITHDRAWAL_REASON_LENGTH, blank=True)
     version = models.PositiveIntegerField(_("version"), default=1, editable=False)
     history = HistoricalRecords(m2m_fields=[tabled_by, sources])
 
@@ -449,8 +461,9 @@ class Offer(models.Model):
                 violation_error_message=_("The employer minimum share is a fraction between 0 and 1."),
             ),
             models.CheckConstraint(condition=~Q(responds_to=F("pk")), name="offer_not_answering_itself"),
-            length_constraint("offer", "summary", bounds.SUMMARY_LENGTH),
-            length_constraint("offer", "assumptions", bounds.ASSUMPTIONS_LENGTH),
+            *translated_length_constraints("offer", "summary", bounds.SUMMARY_LENGTH),
+            *translated_length_constraints("offer", "assumptions", bounds.ASSUMPTIONS_LENGTH),
+            length_constraint("offer", "withdrawal_reason", bounds.WITHDRAWAL_REASON_LENGTH),
         ]
 
     def __str__(self):
@@ -546,8 +559,10 @@ class TermBasis(models.Model):
     source = models.ForeignKey(
         Source, on_delete=models.PROTECT, null=True, blank=True, related_name="term_bases", verbose_name=_("source"),
     )
-    passage = models.TextField(_("passage"), blank=True, help_text=_("The words of the source that state the term."))
-    note = models.TextField(_("note"), blank=True, help_text=_("The reasoning (inferred) or the assumption (assumed)."))
+    passage = bounded_text(_("passage"), bounds.PASSAGE_LENGTH, blank=True,
+                           help_text=_("The words of the source that state the term."))
+    note = bounded_text(_("note"), bounds.TERM_NOTE_LENGTH, blank=True,
+                        help_text=_("The reasoning (inferred) or the assumption (assumed)."))
     history = HistoricalRecords()
 
     class Meta:
@@ -559,6 +574,8 @@ class TermBasis(models.Model):
                                     violation_error_message=_("Each term has one basis per offer.")),
             models.CheckConstraint(condition=Q(status__in=["reported", "inferred", "assumed"]),
                                    name="term_basis_status_known"),
+            length_constraint("termbasis", "passage", bounds.PASSAGE_LENGTH),
+            length_constraint("termbasis", "note", bounds.TERM_NOTE_LENGTH),
         ]
 
     def __str__(self):
@@ -602,8 +619,8 @@ class Position(models.Model):
                 fields=["negotiation", "jurisdiction", "as_of"], name="position_once_per_day",
                 violation_error_message=_("This jurisdiction already has a position on this negotiation on that date."),
             ),
-            length_constraint("position", "summary", bounds.SUMMARY_LENGTH),
-            length_constraint("position", "conditions", bounds.CONDITIONS_LENGTH),
+            *translated_length_constraints("position", "summary", bounds.SUMMARY_LENGTH),
+            *translated_length_constraints("position", "conditions", bounds.CONDITIONS_LENGTH),
         ]
 
     def __str__(self):
@@ -620,7 +637,7 @@ class SourcePassage(models.Model):
     meeting = models.ForeignKey(
         Meeting, on_delete=models.CASCADE, null=True, blank=True, related_name="passages", verbose_name=_("meeting"),
     )
-    passage = models.TextField(_("passage"), help_text=_("Quoted from the source, word for word."))
+    passage = bounded_text(_("passage"), bounds.PASSAGE_LENGTH, help_text=_("Quoted from the source, word for word."))
     history = HistoricalRecords()
 
     class Meta:
@@ -634,6 +651,7 @@ class SourcePassage(models.Model):
                 violation_error_message=_("A passage supports either a position or a meeting."),
             ),
             models.CheckConstraint(condition=~Q(passage=""), name="source_passage_not_empty"),
+            length_constraint("sourcepassage", "passage", bounds.PASSAGE_LENGTH),
         ]
 
     def __str__(self):
@@ -734,7 +752,7 @@ class KeyDate(models.Model):
     )
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
     title = models.CharField(_("title"), max_length=250)
-    note = models.TextField(_("note"), blank=True)
+    note = bounded_text(_("note"), bounds.NOTES_LENGTH, blank=True)
     source = models.ForeignKey(Source, on_delete=models.PROTECT, related_name="key_dates", verbose_name=_("source"))
     history = HistoricalRecords()
 
@@ -743,6 +761,7 @@ class KeyDate(models.Model):
         verbose_name = _("key date")
         verbose_name_plural = _("key dates")
         indexes = [models.Index(fields=["negotiation", "date"])]
+        constraints = [*translated_length_constraints("keydate", "note", bounds.NOTES_LENGTH)]
 
     def __str__(self):
         return f"{self.title} ({self.date:%Y-%m-%d})"
@@ -758,7 +777,7 @@ class ArticleImport(models.Model):
 
     negotiation = models.ForeignKey(Negotiation, on_delete=models.PROTECT, related_name="imports",
                                     verbose_name=_("negotiation"))
-    text = models.TextField(_("repaired text"))
+    text = bounded_text(_("repaired text"), bounds.ARTICLE_TEXT_LENGTH)
     text_hash = models.CharField(_("text hash"), max_length=64, unique=True)
     encoding = models.CharField(_("encoding found"), max_length=40, blank=True)
     repairs = models.CharField(_("repairs made"), max_length=300, blank=True)
@@ -783,6 +802,7 @@ class ArticleImport(models.Model):
     class Meta:
         ordering = ["-created_at"]
         verbose_name = _("article import")
+        constraints = [length_constraint("articleimport", "text", bounds.ARTICLE_TEXT_LENGTH)]
 
     def __str__(self):
         what = self.title or self.filename or _("untitled article")
@@ -804,7 +824,7 @@ class ProposedStatement(models.Model):
     article_import = models.ForeignKey(ArticleImport, on_delete=models.CASCADE, related_name="proposals",
                                        verbose_name=_("import"))
     order = models.PositiveIntegerField(_("order"))
-    quote = models.TextField(_("quote"))
+    quote = bounded_text(_("quote"), bounds.QUOTE_LENGTH)
     fragment = models.BooleanField(_("partial quote"), default=False)
     speaker = models.ForeignKey(Person, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
                                 verbose_name=_("speaker"))
@@ -833,6 +853,7 @@ class ProposedStatement(models.Model):
         verbose_name = _("proposed statement")
         constraints = [
             models.UniqueConstraint(fields=["article_import", "order"], name="proposal_once_per_place"),
+            length_constraint("proposedstatement", "quote", bounds.QUOTE_LENGTH),
         ]
 
     def __str__(self):
