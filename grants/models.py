@@ -14,7 +14,16 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from negotiations import bounds
-from negotiations.models import Confidence, Liability, Program, bounded_text, length_constraint, translated_length_constraints
+from negotiations.models import (
+    Confidence,
+    Liability,
+    Program,
+    bounded_text,
+    date_range_constraint,
+    length_constraint,
+    translated_length_constraints,
+)
+from negotiations.validators import validate_record_date
 
 
 class ProgramEnvelope(models.Model):
@@ -57,7 +66,8 @@ class Scenario(models.Model):
     negotiation = models.ForeignKey(
         "negotiations.Negotiation", on_delete=models.PROTECT, related_name="scenarios", verbose_name=_("negotiation"),
     )
-    as_of = models.DateField(_("as of"), help_text=_("Who would sign is judged against the positions in force on this date."))
+    as_of = models.DateField(_("as of"), validators=[validate_record_date],
+                             help_text=_("Who would sign is judged against the positions in force on this date."))
     participation = models.DecimalField(_("employer participation"), max_digits=12, decimal_places=10, default=Decimal(1),
                                         validators=[MinValueValidator(Decimal(0)), MaxValueValidator(Decimal(1))])
     fiscal_year = models.CharField(_("fiscal year"), max_length=7, blank=True, help_text=_("Such as 2015-16; empty: full scale."))
@@ -94,6 +104,7 @@ class Scenario(models.Model):
                                    violation_error_message=_("Participation is between 0 and 1.")),
             length_constraint("scenario", "notes", bounds.NOTES_LENGTH),
             length_constraint("scenario", "assumptions", bounds.ASSUMPTIONS_LENGTH),
+            date_range_constraint("scenario", "as_of"),
         ]
 
     def __str__(self):

@@ -16,13 +16,14 @@ from django.db.models import F, Q
 from django.db.models.functions import Length
 from django.db.models.lookups import LessThanOrEqual
 from django.urls import reverse
+from django.utils.functional import lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from negotiations import bounds
 from negotiations.acceptance import condition_problems
-from negotiations.validators import text_length, validate_no_control_characters, validate_record_date
+from negotiations.validators import date_range_message, text_length, validate_no_control_characters, validate_record_date
 
 
 class DatePrecision(models.TextChoices):
@@ -101,6 +102,18 @@ def length_constraint(model_name: str, field: str, limit: int) -> models.CheckCo
     return models.CheckConstraint(
         condition=LessThanOrEqual(Length(field), limit), name=f"{model_name}_{field}_length",
         violation_error_message=format_lazy(_("At most {limit} characters, please."), limit=limit),
+    )
+
+
+def date_range_constraint(model_name: str, field: str, *, nullable: bool = False) -> models.CheckConstraint:
+    """The database's side of validate_record_date: `field` lies between bounds.EARLIEST_DATE and
+    bounds.LATEST_DATE (or is empty, when `nullable`)."""
+    condition = Q(**{f"{field}__gte": bounds.EARLIEST_DATE, f"{field}__lte": bounds.LATEST_DATE})
+    if nullable:
+        condition |= Q(**{f"{field}__isnull": True})
+    return models.CheckConstraint(
+        condition=condition, name=f"{model_name}_{field}_range",
+        violation_error_message=lazy(date_range_message, str)(),
     )
 
 
@@ -394,7 +407,7 @@ class Offer(models.Model):
     tabled_on = models.DateField(_("tabled on"), validators=[validate_record_date])
     date_precision = dated_precision_field()
     agreed_on = models.DateField(
-        _("agreed on"), null=True, blank=True,
+        _("agreed on"), null=True, blank=True, validators=[validate_record_date],
         help_text=_("When the governments that table it agreed it, if that day differs from the day it was tabled."),
     )
     responds_to = models.ForeignKey(
@@ -432,7 +445,7 @@ class Offer(models.Model):
         _("assumptions"), bounds.ASSUMPTIONS_LENGTH, blank=True,
         help_text=_("How the sources were read where they leave a term open."),
     )
-    withdrawn_on = models.DateField(_("withdrawn on"), null=True, blank=True)
+    withdrawn_on = models.DateField(_("withdrawn on"), null=True, blank=True, validators=[validate_record_date])
     withdrawal_reason = bounded_text(_("why it was withdrawn"), bounds.WITHDRAWAL_REASON_LENGTH, blank=True)
     version = models.PositiveIntegerField(_("version"), default=1, editable=False)
     history = HistoricalRecords(m2m_fields=[tabled_by, sources])
@@ -464,6 +477,8 @@ class Offer(models.Model):
             *translated_length_constraints("offer", "summary", bounds.SUMMARY_LENGTH),
             *translated_length_constraints("offer", "assumptions", bounds.ASSUMPTIONS_LENGTH),
             length_constraint("offer", "withdrawal_reason", bounds.WITHDRAWAL_REASON_LENGTH),
+            date_range_constraint("offer", "agreed_on", nullable=True),
+            date_range_constraint("offer", "withdrawn_on", nullable=True),
         ]
 
     def __str__(self):
@@ -745,7 +760,7 @@ class KeyDate(models.Model):
         Negotiation, on_delete=models.PROTECT, related_name="key_dates", verbose_name=_("negotiation")
     )
     slug = models.SlugField(_("slug"), max_length=150, unique=True)
-    date = models.DateField(_("date"))
+    date = models.DateField(_("date"), validators=[validate_record_date])
     date_precision = dated_precision_field()
     time = models.TimeField(
         _("time"), null=True, blank=True, help_text=_("Local time, when one is known (Ottawa time).")
@@ -761,7 +776,10 @@ class KeyDate(models.Model):
         verbose_name = _("key date")
         verbose_name_plural = _("key dates")
         indexes = [models.Index(fields=["negotiation", "date"])]
-        constraints = [*translated_length_constraints("keydate", "note", bounds.NOTES_LENGTH)]
+        constraints = [
+            *translated_length_constraints("keydate", "note", bounds.NOTES_LENGTH),
+            date_range_constraint("keydate", "date"),
+        ]
 
     def __str__(self):
         return f"{self.title} ({self.date:%Y-%m-%d})"
@@ -787,7 +805,7 @@ class ArticleImport(models.Model):
     title = models.CharField(_("title"), max_length=300, blank=True)
     author = models.CharField(_("author"), max_length=150, blank=True)
     dateline = models.CharField(_("dateline"), max_length=100, blank=True)
-    published_on = models.DateField(_("published on"), null=True, blank=True)
+    published_on = models.DateField(_("published on"), null=True, blank=True, validators=[validate_record_date])
     date_precision = dated_precision_field()
     url = models.URLField(_("address"), max_length=500, blank=True)
     source = models.ForeignKey(Source, on_delete=models.PROTECT, null=True, blank=True, related_name="imports",
@@ -802,7 +820,10 @@ class ArticleImport(models.Model):
     class Meta:
         ordering = ["-created_at"]
         verbose_name = _("article import")
-        constraints = [length_constraint("articleimport", "text", bounds.ARTICLE_TEXT_LENGTH)]
+        constraints = [
+            length_constraint("articleimport", "text", bounds.ARTICLE_TEXT_LENGTH),
+            date_range_constraint("articleimport", "published_on", nullable=True),
+        ]
 
     def __str__(self):
         what = self.title or self.filename or _("untitled article")
@@ -833,7 +854,7 @@ class ProposedStatement(models.Model):
     speaker_organization = models.CharField(_("new speaker's organisation"), max_length=200, blank=True)
     jurisdiction = models.ForeignKey(Jurisdiction, on_delete=models.PROTECT, null=True, blank=True,
                                      related_name="+", verbose_name=_("on behalf of"))
-    date = models.DateField(_("date"), null=True, blank=True)
+    date = models.DateField(_("date"), null=True, blank=True, validators=[validate_record_date])
     date_precision = dated_precision_field()
     date_basis = models.CharField(_("date read from"), max_length=200, blank=True)
     language = models.CharField(_("language of the quote"), max_length=2, choices=Language.choices, default="en")
@@ -854,6 +875,7 @@ class ProposedStatement(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["article_import", "order"], name="proposal_once_per_place"),
             length_constraint("proposedstatement", "quote", bounds.QUOTE_LENGTH),
+            date_range_constraint("proposedstatement", "date", nullable=True),
         ]
 
     def __str__(self):
