@@ -23,7 +23,7 @@ from negotiations.models import (
     Statement,
 )
 from negotiations.terms import term_paths
-from negotiations.validators import CONTROL_CHARACTER_MESSAGE
+from negotiations.validators import CONTROL_CHARACTER_MESSAGE, validate_record_date
 
 # The key each choice is submitted as.
 _KEYS = {"negotiation": "slug", "jurisdiction": "code", "speaker": "slug", "source": "slug", "meeting": "slug",
@@ -287,7 +287,7 @@ class WithdrawOfferForm(forms.Form):
         error_messages={"required": _("Say why the offer was withdrawn, e.g. “replaced by the January counter-offer”.")},
     )
     withdrawn_on = forms.DateField(
-        label=_("Withdrawn on"), widget=_date_input(),
+        label=_("Withdrawn on"), widget=_date_input(), validators=[validate_record_date],
         error_messages={"required": _("Give the date it was withdrawn, such as 2014-01-15."),
                         "invalid": _("Give the date as year-month-day, such as 2014-01-15.")},
     )

@@ -13,6 +13,7 @@ from negotiations.models import (
     Person,
     ProposedStatement,
 )
+from negotiations.validators import validate_record_date
 
 MAX_BYTES = 2_000_000
 
@@ -30,6 +31,7 @@ class ArticleForm(forms.Form):
     negotiation = forms.ModelChoiceField(label=_("Negotiation"), queryset=Negotiation.objects.all(),
                                          to_field_name="slug")
     published = forms.DateField(label=_("Published on"), required=False, widget=_date_input(),
+                                validators=[validate_record_date],
                                 help_text=_("When the article does not say: “Wednesday” is dated from it."))
     url = forms.URLField(label=_("Address"), required=False, assume_scheme="https")
 
