@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from grants.selectors import OfferChoice
 from negotiations.models import Negotiation
 from negotiations.offer_forms import OfferTermsForm
+from negotiations.validators import validate_record_date
 
 STATUS_QUO = "status-quo"
 
@@ -75,6 +76,7 @@ class ScenarioForm(OfferTermsForm):
     negotiation = forms.ModelChoiceField(Negotiation.objects.only("pk", "slug", "title"), to_field_name="slug",
                                          label=_("Negotiation"), empty_label=_("Choose a negotiation"))
     tabled_on = forms.DateField(label=_("As of"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+                                validators=[validate_record_date],
                                 help_text=_("Who would sign is judged against the positions in force on this date."))
     participation = forms.DecimalField(label=_("Employer participation"), required=False, min_value=0, max_value=1,
                                        max_digits=11, decimal_places=10,

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from icalendar import Calendar, Event
 
+from negotiations import bounds
 from negotiations.calendar_dates import CalendarDate
 from negotiations.models import DatePrecision, Negotiation
 
@@ -39,6 +40,10 @@ def calendar_bytes(*, negotiation: Negotiation, dates: list[CalendarDate], host:
     calendar.add("x-wr-calname", _("%(negotiation)s: meetings and key dates") % {"negotiation": negotiation.title})
     calendar.add("x-wr-timezone", settings.TIME_ZONE)
     for item in dates:
+        if not bounds.date_in_range(item.date):
+            # Only a row written past the forms' and the database's checks can be here: a calendar
+            # program has no use for it, and the day after 9999-12-31 cannot be written.
+            continue
         calendar.add_component(_event(item, host=host, base_url=base_url, zone=zone))
     calendar.add_missing_timezones()
     return calendar.to_ical()
