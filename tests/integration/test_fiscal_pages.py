@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 
 from grants import selectors
 from grants.fiscal import LINE_NAMES
+from grants.presentation import LINE_LABELS
 from negotiations.models import JurisdictionTreatment, PhaseInStep
 from tests.factories import JurisdictionFactory, OfferFactory, ProgramEnvelopeFactory
 
@@ -382,8 +383,15 @@ def test_small_employer_gap_is_shown(client, phased):
 # --- CSV -----------------------------------------------------------------------------------------
 
 
+# The CSV's header is words (issue 16.9); the tests read its columns by their keys.
+CSV_KEYS = {"Code": "code", "Province or territory": "jurisdiction", "Basis": "basis",
+            **{str(label): line for line, label in LINE_LABELS.items()}}
+
+
 def read_csv(response) -> list[dict[str, str]]:
-    return list(csv.DictReader(io.StringIO(response.content.decode())))
+    reader = csv.reader(io.StringIO(response.content.decode()))
+    keys = [CSV_KEYS[name] for name in next(reader)]
+    return [dict(zip(keys, row)) for row in reader]
 
 
 def test_csv_rows_add_up_to_the_national_total(client, budget):
@@ -393,7 +401,10 @@ def test_csv_rows_add_up_to_the_national_total(client, budget):
     assert response["Content-Type"].startswith("text/csv")
     assert response["Content-Disposition"] == 'attachment; filename="budget-2013-fiscal-effect.csv"'
     header = next(csv.reader(io.StringIO(response.content.decode())))
-    assert header == ["code", "jurisdiction", *LINE_NAMES, "basis"]  # the last: what each row's figures rest on
+    # Words, not keys; the last: what each row's figures rest on.
+    assert header == ["Code", "Province or territory", "Trainees", "Federal cost", "Provincial cost", "Employer cost",
+                      "LMA diverted", "LMDA redirected", "P/T new money", "LMA allocation", "LMA remaining",
+                      "P/Ts must find", "Employer shortfall", "P/T liability", "Basis"]
     rows = read_csv(response)
     assert [row["code"] for row in rows] == [code for code, *_rest in PTS] + ["total"]
     total = rows[-1]

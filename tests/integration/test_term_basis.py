@@ -83,7 +83,7 @@ def test_fiscal_page_compare_and_csv_say_what_figures_rest_on(client, cjg):
     compare = client.get(reverse("grants:compare") + "?a=federal-dec-2013&b=pt-counter-jan-2014").content.decode()
     assert compare.count("figure-basis-mark") >= 20
     csv = client.get(reverse("grants:fiscal_csv", args=["pt-counter-jan-2014"])).content.decode().splitlines()
-    assert csv[0].endswith(",basis")
+    assert csv[0].endswith(",Basis")
     quebec = next(line for line in csv if line.startswith("QC,"))
     assert "inferred: " in quebec and "treatments.QC" in quebec and "treatments.ON" not in quebec
     assert "assumed: " in csv[-1] and "scale" in csv[-1]
