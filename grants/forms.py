@@ -5,6 +5,7 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from grants.presentation import format_date
 from grants.selectors import OfferChoice
 from negotiations.models import Negotiation
 from negotiations.offer_forms import OfferTermsForm
@@ -37,7 +38,7 @@ class CompareForm(forms.Form):
         super().__init__({"a": a, "b": b})
         chronological = sorted(offers, key=lambda offer: (offer.tabled_on, offer.title))
         choices = [(STATUS_QUO, _("Status quo (the LMA as it is, no grant)"))]
-        choices += [(offer.slug, f"{offer.title} ({offer.tabled_on:%Y-%m-%d})") for offer in chronological]
+        choices += [(offer.slug, f"{offer.title} ({format_date(offer.tabled_on)})") for offer in chronological]
         for name in ("a", "b"):
             self.fields[name].choices = choices
             self.fields[name].error_messages["invalid_choice"] = _(

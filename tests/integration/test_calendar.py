@@ -117,5 +117,5 @@ def test_the_overview_shows_upcoming_dates_relative_to_today(client, negotiation
     monkeypatch.setattr("django.utils.timezone.localdate", lambda *args, **kwargs: datetime.date(2026, 12, 3))
     later = client.get("/").content.decode()
     later_section = later[later.index('id="upcoming-heading"'):].split("</section>")[0]
-    assert "No meeting or key date after 2026-12-03." in later_section
+    assert "No meeting or key date after December 3, 2026." in later_section
     assert "The grant starts" in later_section  # listed among the key dates on record
