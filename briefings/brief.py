@@ -19,8 +19,10 @@ from negotiations.acceptance import FAILS, MEETS, UNKNOWN, PositionBook
 from negotiations.models import Jurisdiction, KeyDate, Negotiation, Offer, Position, Stance, Statement
 from negotiations.verdicts import Acceptance, offer_acceptance, position_book
 
-CHANGES = 12
-QUOTES = 4
+# A brief is read in two minutes: the latest changes and quotes only (the pages hold the rest). Fewer
+# lines also make the PDF faster to lay out (perf: bench/brief.py, briefing.pdf; see the README).
+CHANGES = 8
+QUOTES = 3
 DEFAULT_LOOKBACK = datetime.timedelta(days=30)
 
 
