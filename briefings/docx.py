@@ -6,10 +6,20 @@ The same value as the page and the PDF (briefings.brief.Brief), in the same orde
 import io
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from docx import Document
 from docx.shared import Pt
 
-from briefings.brief import Brief
+from briefings.brief import Brief, OfferRow
+from negotiations.acceptance import FAILS, MEETS, UNKNOWN
+
+# The verdicts' words, as the pages' badges say them (negotiations/_verdict_badge.html).
+VERDICTS = {MEETS: gettext_lazy("meets"), FAILS: gettext_lazy("fails"), UNKNOWN: gettext_lazy("unknown")}
+
+
+def _side_title(row: OfferRow) -> str:
+    side = _("Federal") if row.side == "federal" else _("Provinces and territories")
+    return _("%(side)s: %(title)s") % {"side": side, "title": row.offer.title}
 
 
 def _table(document, header: list[str], rows: list[list[str]]):
@@ -45,8 +55,7 @@ def docx_bytes(brief: Brief) -> bytes:
 
     document.add_heading(_("The latest offer of each side"), level=1)
     for row in brief.offers:
-        side = _("Federal") if row.side == "federal" else _("Provinces and territories")
-        document.add_heading(f"{side}: {row.offer.title}", level=2)
+        document.add_heading(_side_title(row), level=2)
         document.add_paragraph(f"{row.offer.tabled_on.isoformat()} · {_('tabled by')} {row.tabled_by} · "
                                f"{row.offer.get_status_display()}")
         if row.headline.figures:
@@ -63,8 +72,21 @@ def docx_bytes(brief: Brief) -> bytes:
         document.add_paragraph(_("No offer recorded yet."))
 
     document.add_heading(_("Who would sign"), level=1)
-    document.add_paragraph(_("Not yet available: the verdicts of each government's conditions on the latest "
-                             "offer will appear here."))
+    if brief.offers:
+        document.add_paragraph(_("Each P/T's conditions, under its position in force on the offer's date; a condition "
+                                 "in words only gives “unknown”, never a guess."))
+    for row in brief.offers:
+        document.add_paragraph().add_run(
+            f"{_side_title(row)} · " + _("%(meets)s of %(total)s would sign") % {
+                "meets": row.acceptance.meets, "total": row.acceptance.total}).bold = True
+        for sign in row.signs:
+            line = f"{VERDICTS[sign.verdict]} {', '.join(sign.codes)}"
+            if sign.conditions:
+                prefix = _("Cannot be checked:") + " " if sign.verdict == UNKNOWN else ""
+                line += f" — {prefix}{'; '.join(sign.conditions)}"
+            document.add_paragraph(line, style="List Bullet")
+    if not brief.offers:
+        document.add_paragraph(_("No offer recorded yet."))
 
     document.add_heading(_("What changed since %(since)s") % {"since": brief.since.isoformat()}, level=1)
     for event in brief.changes:

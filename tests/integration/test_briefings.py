@@ -4,6 +4,7 @@ Word document (its headings and figures read back with python-docx), over the Ca
 import io
 import os
 import re
+from html import unescape
 
 import pytest
 from django.core.management import call_command
@@ -58,6 +59,47 @@ def test_a_jurisdiction_brief_shows_the_offers_effect_for_it(client, cjg):
     assert "The Canadian Press (Ottawa)" in html
 
 
+def visible(html: str, start: str, end: str) -> str:
+    """The text a reader sees between two markers of the page: tags dropped, spaces collapsed."""
+    part = html[html.index(start):html.index(end)]
+    return re.sub(r"[ \t\r\n]+", " ", unescape(re.sub(r"<[^>]+>", " ", part))).strip()  # no-break spaces kept
+
+
+def test_who_would_sign_counts_the_pts_for_each_sides_latest_offer(client, cjg):
+    html = client.get("/negotiations/canada-job-grant/briefing?since=2014-01-01").content.decode()
+    section = visible(html, 'id="brief-sign"', 'id="brief-changes"')
+    assert "Not yet available" not in section
+    federal, provincial = section.split("Provinces and territories:")
+    # Ottawa's December offer: no P/T would sign; Ontario fails on its own condition, eight on the LMA.
+    assert "Federal: December 2013" in federal and "0 of 13 would sign" in federal
+    assert "fails ON — No funding taken from programs that serve vulnerable workers." in federal
+    assert ("fails NL, PE, NS, SK, YT, NT, NU — No money taken from existing Labour Market Agreement programs."
+            in federal)
+    assert "unknown NB, MB, AB" in federal
+    # The P/Ts' January counter-proposal: Quebec's conditions are met; the others' are in words only.
+    assert "1 of 13 would sign" in provincial
+    assert "meets QC" in provincial
+    assert "unknown NL, PE, NS, NB, ON, MB, SK, AB, BC, YT, NT, NU" in provincial
+
+
+def test_a_jurisdictions_brief_gives_its_own_verdict_and_why(client, cjg):
+    html = client.get("/jurisdictions/ON/briefing").content.decode()
+    section = visible(html, 'id="brief-sign"', 'id="brief-changes"')
+    assert section.count("of 13 would sign") == 2
+    assert "fails ON — No funding taken from programs that serve vulnerable workers." in section
+    assert "unknown ON — Cannot be checked: Each P/T picks the source" in section
+    assert "QC" not in section  # the other P/Ts' verdicts are in the negotiation's brief
+
+
+def test_who_would_sign_in_french(client, cjg):
+    html = client.get("/fr/negotiations/canada-job-grant/briefing").content.decode()
+    section = visible(html, 'id="brief-sign"', 'id="brief-changes"')
+    assert "Qui signerait" in section
+    assert "0 sur 13 signeraient" in section and "1 sur 13 signeraient" in section
+    assert "Provinces et territoires\xa0:" in section
+    assert "répond QC" in section
+
+
 def test_since_picks_the_changes(client, cjg):
     early = client.get("/negotiations/canada-job-grant/briefing?since=2014-01-29").content.decode()
     changes = early[early.index("What changed since 2014-01-29"):early.index("Key quotes")]
@@ -100,6 +142,8 @@ def test_the_pdf_has_one_or_two_pages_with_its_headings_and_figures(client, cjg)
     assert f"Federal cost {national('federal-dec-2013', 'federal_cost')}" in text
     assert f"Employer cost {national('pt-counter-jan-2014', 'employer_cost')}" in text
     assert "The Labour Market Agreements expire" in text
+    assert "0 of 13 would sign" in text and "1 of 13 would sign" in text
+    assert "meets QC" in text
 
 
 @needs_pdf
@@ -139,3 +183,7 @@ def test_the_word_document_has_the_headings_and_figures(client, cjg):
     cells = [[cell.text for cell in row.cells] for table in document.tables for row in table.rows]
     assert ["Federal cost", for_jurisdiction("federal-dec-2013", "ON", "federal_cost")] in cells
     assert ["ON", "conditional", "2014-01-29"] == cells[1][:3]
+    paragraphs = [p.text for p in document.paragraphs]
+    signs = paragraphs[paragraphs.index("Who would sign") + 1:paragraphs.index("What changed since 2014-01-01")]
+    assert any(line.endswith("0 of 13 would sign") and line.startswith("Federal: ") for line in signs)
+    assert "fails ON — No funding taken from programs that serve vulnerable workers." in signs
