@@ -136,8 +136,8 @@ def test_the_verdicts_add_two_queries_to_the_offer_page(cjg, client, monkeypatch
     client.get(url)
     with CaptureQueriesContext(connection) as with_verdicts:
         client.get(url)
-    precomputed = verdicts_of("federal-dec-2013")[1]
-    monkeypatch.setattr(views.verdicts, "offer_acceptance", lambda offer: precomputed)
+    book = position_book(cjg.pk)  # the page's two queries for who would sign, made beforehand
+    monkeypatch.setattr(views.verdicts, "position_book", lambda negotiation_id: book)
     with CaptureQueriesContext(connection) as without:
         html = client.get(url).content.decode()
     assert "0 of 13 would sign" in html

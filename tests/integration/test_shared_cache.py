@@ -25,6 +25,7 @@ from django.db import connection
 from django.db.migrations.loader import MigrationLoader
 
 from negotiations.models import Position
+from tests.admin_posts import empty_inlines
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -137,9 +138,12 @@ def test_a_write_through_one_instance_is_seen_at_once_through_the_other(instance
         "as_of": position.as_of.isoformat(),
         "date_precision": position.date_precision,
         "stance": position.stance,
-        "summary": "Written through the first instance.",
-        "conditions": position.conditions,
+        "summary_en": "Written through the first instance.",  # the admin edits both languages
+        "summary_fr": position.summary_fr,
+        "conditions_en": position.conditions_en,
+        "conditions_fr": position.conditions_fr,
         "seen_version": position.version,
+        **empty_inlines(Position),  # its conditions and passages, left as they are
     })
     assert saved.status_code == 302, saved.text[:2000]
 
