@@ -56,7 +56,7 @@ def log_the_new_offer(page, live_server):
     page.fill("#id_tabled_on", "2013-12-24")
     # Ottawa puts in 6,000 instead of 5,000: while the split is off the preview names the problem...
     page.fill("#id_federal_amount", "6000")
-    expect(preview(page)).to_contain_text("the terms do not add up")
+    expect(preview(page)).to_contain_text("The terms do not add up")
     # The split rule's message lands on the field the person changed (WCAG 3.3.1).
     expect(page.locator("#id_federal_amount_error")).to_contain_text("add up to 16,000.00")
     expect(page.locator("#id_federal_amount")).to_have_attribute("aria-invalid", "true")
