@@ -266,6 +266,10 @@ class Government:
     name_en: str
     name_fr: str
 
+    def name_for(self, language: str | None) -> str:
+        """The name in ``language`` ("fr", "fr-ca", "en", …): French where it is written, else English."""
+        return self.name_fr if (language or "").startswith("fr") and self.name_fr else self.name_en
+
 
 @dataclass(frozen=True)
 class PositionBook:

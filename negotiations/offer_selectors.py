@@ -117,8 +117,8 @@ def offer_page(*, slug: str, position_book=None) -> OfferPage | None:
     book = position_book(offer.negotiation_id) if position_book is not None else None
     pts = None
     if book is not None:
-        french = (get_language() or "").startswith("fr")
-        pts = [(g.code, g.name_fr if french and g.name_fr else g.name_en) for g in book.governments]
+        language = get_language()
+        pts = [(g.code, g.name_for(language)) for g in book.governments]
     return OfferPage(
         offer=offer,
         responses=responses,

@@ -200,3 +200,11 @@ def test_every_term_path_but_the_phase_in_can_be_checked_for_equality():
         if path == "employer_min_share":
             text = "none"
         assert condition_problems(term=path, operator="eq", value=text, pt_codes=PT) == {}, path
+
+
+def test_a_government_is_named_in_the_reader_s_language():
+    from negotiations.acceptance import Government
+
+    quebec = Government("QC", "Quebec", "Québec")
+    assert [quebec.name_for(language) for language in ("fr", "fr-ca", "en", None)] == ["Québec", "Québec", "Quebec", "Quebec"]
+    assert Government("XX", "Nowhere", "").name_for("fr") == "Nowhere"  # no French written: the English
