@@ -2,8 +2,9 @@
 
 A negotiation's brief covers every government; a jurisdiction's brief covers that government in one
 negotiation. Each part is read with a fixed number of queries whatever the size of the record (the
-positions of one negotiation, the two latest offers, a bounded number of events and quotes), and
-the offers' fiscal effect is computed by the engine (grants.headline).
+positions of one negotiation, the two latest offers, a bounded number of events and quotes), the
+offers' fiscal effect is computed by the engine (grants.headline), and who would sign each of them
+by the verdicts of issue 17 (negotiations.verdicts, one position book for both offers).
 """
 
 import datetime
@@ -14,10 +15,14 @@ from django.utils import timezone
 
 from grants.headline import Headline, headline, offers_by_pk
 from negotiations import calendar_dates, timeline
+from negotiations.acceptance import FAILS, MEETS, UNKNOWN, PositionBook
 from negotiations.models import Jurisdiction, KeyDate, Negotiation, Offer, Position, Stance, Statement
+from negotiations.verdicts import Acceptance, offer_acceptance, position_book
 
-CHANGES = 12
-QUOTES = 4
+# A brief is read in two minutes: the latest changes and quotes only (the pages hold the rest). Fewer
+# lines also make the PDF faster to lay out (perf: bench/brief.py, briefing.pdf; see the README).
+CHANGES = 8
+QUOTES = 3
 DEFAULT_LOOKBACK = datetime.timedelta(days=30)
 
 
@@ -35,11 +40,45 @@ class StanceRow:
 
 
 @dataclass(frozen=True)
+class SignRow:
+    """P/Ts with the same verdict on an offer, for the same reasons: which, the verdict, and for those
+    that fail, the words of the conditions the offer fails (for those unknown, of those in words only)."""
+
+    codes: tuple[str, ...]
+    verdict: str
+    conditions: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class OfferRow:
     side: str
     offer: Offer
     tabled_by: str
     headline: Headline
+    acceptance: Acceptance
+    signs: list[SignRow]  # the P/Ts' verdicts, grouped (only the brief's P/T in a jurisdiction's brief)
+
+
+_VERDICT_ORDER = (MEETS, FAILS, UNKNOWN)
+
+
+def _signs(acceptance: Acceptance, code: str | None) -> list[SignRow]:
+    """The verdicts as a few lines: P/Ts that meet, then those that fail (grouped by the conditions they
+    fail), then those unknown; for a P/T's brief (``code``) only its own verdict, with its reasons."""
+    grouped: dict[tuple, list[str]] = {}
+    for government, verdict in acceptance.rows:
+        if code is not None and government.code != code:
+            continue
+        if verdict.verdict == FAILS:
+            conditions = tuple(failure.condition.text for failure in verdict.failing)
+        elif verdict.verdict == UNKNOWN and code is not None:
+            conditions = tuple(condition.text for condition in verdict.in_words)
+        else:
+            conditions = ()
+        grouped.setdefault((verdict.verdict, conditions), []).append(government.code)
+    rows = [SignRow(codes=tuple(codes), verdict=verdict, conditions=conditions)
+            for (verdict, conditions), codes in grouped.items()]
+    return sorted(rows, key=lambda row: _VERDICT_ORDER.index(row.verdict))
 
 
 @dataclass(frozen=True)
@@ -106,14 +145,16 @@ def _latest_offers(negotiation: Negotiation, code: str | None) -> list[OfferRow]
         "provincial": offers.filter(Exists(provincial)).values_list("pk", flat=True).first(),
     }
     loaded = offers_by_pk(pk for pk in latest.values() if pk)
+    book: PositionBook | None = position_book(negotiation.pk) if loaded else None  # two queries for both
     rows = []
     for side, pk in latest.items():
         if pk is None:
             continue
         offer = loaded[pk]
+        acceptance = offer_acceptance(offer, book=book)
         rows.append(OfferRow(
             side=side, offer=offer, tabled_by=", ".join(j.code for j in offer.tabled_by.all()),
-            headline=headline(offer, code=code),
+            headline=headline(offer, code=code), acceptance=acceptance, signs=_signs(acceptance, code),
         ))
     return rows
 

@@ -6,10 +6,21 @@ The same value as the page and the PDF (briefings.brief.Brief), in the same orde
 import io
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from docx import Document
 from docx.shared import Pt
 
-from briefings.brief import Brief
+from briefings.brief import Brief, OfferRow
+from grants.presentation import format_date
+from negotiations.acceptance import FAILS, MEETS, UNKNOWN
+
+# The verdicts' words, as the pages' badges say them (negotiations/_verdict_badge.html).
+VERDICTS = {MEETS: gettext_lazy("meets"), FAILS: gettext_lazy("fails"), UNKNOWN: gettext_lazy("unknown")}
+
+
+def _side_title(row: OfferRow) -> str:
+    side = _("Federal") if row.side == "federal" else _("Provinces and territories")
+    return _("%(side)s: %(title)s") % {"side": side, "title": row.offer.title}
 
 
 def _table(document, header: list[str], rows: list[list[str]]):
@@ -30,14 +41,14 @@ def docx_bytes(brief: Brief) -> bytes:
     document.add_heading(f"{title}{brief.negotiation.title}", level=0)
     document.add_paragraph(
         _("Record as of %(latest)s. Changes counted since %(since)s.") % {
-            "latest": brief.latest_event.isoformat() if brief.latest_event else "—",
-            "since": brief.since.isoformat()}
+            "latest": format_date(brief.latest_event) if brief.latest_event else "—",
+            "since": format_date(brief.since)}
     )
 
     document.add_heading(_("Where it stands") if brief.jurisdiction else _("Where each government stands"), level=1)
     if brief.stances:
         _table(document, [_("Government"), _("Stance"), _("Since"), _("In short")], [
-            [", ".join(j.code for j in row.jurisdictions), row.stance_label, row.since.isoformat(), row.summary]
+            [", ".join(j.code for j in row.jurisdictions), row.stance_label, format_date(row.since), row.summary]
             for row in brief.stances
         ])
     else:
@@ -45,9 +56,8 @@ def docx_bytes(brief: Brief) -> bytes:
 
     document.add_heading(_("The latest offer of each side"), level=1)
     for row in brief.offers:
-        side = _("Federal") if row.side == "federal" else _("Provinces and territories")
-        document.add_heading(f"{side}: {row.offer.title}", level=2)
-        document.add_paragraph(f"{row.offer.tabled_on.isoformat()} · {_('tabled by')} {row.tabled_by} · "
+        document.add_heading(_side_title(row), level=2)
+        document.add_paragraph(f"{format_date(row.offer.tabled_on, row.offer.date_precision)} · {_('tabled by')} {row.tabled_by} · "
                                f"{row.offer.get_status_display()}")
         if row.headline.figures:
             if row.headline.code:
@@ -63,12 +73,25 @@ def docx_bytes(brief: Brief) -> bytes:
         document.add_paragraph(_("No offer recorded yet."))
 
     document.add_heading(_("Who would sign"), level=1)
-    document.add_paragraph(_("Not yet available: the verdicts of each government's conditions on the latest "
-                             "offer will appear here."))
+    if brief.offers:
+        document.add_paragraph(_("Each P/T's conditions, under its position in force on the offer's date; a condition "
+                                 "in words only gives “unknown”, never a guess."))
+    for row in brief.offers:
+        document.add_paragraph().add_run(
+            f"{_side_title(row)} · " + _("%(meets)s of %(total)s would sign") % {
+                "meets": row.acceptance.meets, "total": row.acceptance.total}).bold = True
+        for sign in row.signs:
+            line = f"{VERDICTS[sign.verdict]} {', '.join(sign.codes)}"
+            if sign.conditions:
+                prefix = _("Cannot be checked:") + " " if sign.verdict == UNKNOWN else ""
+                line += f" — {prefix}{'; '.join(sign.conditions)}"
+            document.add_paragraph(line, style="List Bullet")
+    if not brief.offers:
+        document.add_paragraph(_("No offer recorded yet."))
 
-    document.add_heading(_("What changed since %(since)s") % {"since": brief.since.isoformat()}, level=1)
+    document.add_heading(_("What changed since %(since)s") % {"since": format_date(brief.since)}, level=1)
     for event in brief.changes:
-        document.add_paragraph(f"{event.date.isoformat()} · {str(event.kind.label).capitalize()}: {event.title}",
+        document.add_paragraph(f"{format_date(event.date)} · {str(event.kind.label).capitalize()}: {event.title}",
                                style="List Bullet")
     if not brief.changes:
         document.add_paragraph(_("Nothing recorded since then."))
@@ -80,7 +103,7 @@ def docx_bytes(brief: Brief) -> bytes:
         source = f"{statement.source.outlet}, “{statement.source.title}”"
         if statement.source.url:
             source += f" {statement.source.url}"
-        document.add_paragraph(f"— {who}, {statement.date.isoformat()}. {source}")
+        document.add_paragraph(f"— {who}, {format_date(statement.date, statement.date_precision)}. {source}")
     if not brief.quotes:
         document.add_paragraph(_("No statement recorded yet."))
 
@@ -88,7 +111,7 @@ def docx_bytes(brief: Brief) -> bytes:
         document.add_heading(_("Key dates"), level=1)
         for key_date in brief.key_dates:
             document.add_paragraph(
-                f"{key_date.date.isoformat()} · {key_date.title} ({key_date.get_kind_display()}; "
+                f"{format_date(key_date.date, key_date.date_precision)} · {key_date.title} ({key_date.get_kind_display()}; "
                 f"{key_date.source.outlet})", style="List Bullet")
 
     buffer = io.BytesIO()

@@ -7,8 +7,10 @@ as well as the fiscal ones, writes $15,000 / 15 000 $ and 0.15 / 0,15 the same w
 from decimal import Decimal, InvalidOperation
 
 from django import template
+from django.utils.translation import get_language
 
 from grants.presentation import format_date, numbers
+from negotiations.term_basis import failure_reason
 
 register = template.Library()
 
@@ -43,7 +45,7 @@ def number(value, places=4):
     return "" if amount is None else numbers().decimal(amount, int(places))
 
 
-@register.filter
+@register.filter(expects_localtime=True)
 def day(value, precision="day"):
     """A date in words in the reader's language (January 28, 2014 / 28 janvier 2014), as precise as known."""
     return "" if not value else format_date(value, precision)
@@ -54,3 +56,15 @@ def percent(value):
     """A fraction as a percentage: 15% or 15 %."""
     amount = _decimal(value)
     return "" if amount is None else numbers().percent(amount)
+
+
+@register.filter
+def reason(failure):
+    """Why the terms fail a condition, in words (negotiations.term_basis.failure_reason)."""
+    return failure_reason(failure)
+
+
+@register.filter
+def local_name(government):
+    """A government's name in the reader's language (Quebec / Québec), as the verdicts name it."""
+    return government.name_for(get_language())

@@ -57,3 +57,12 @@ def _alternates(request) -> dict:
 def alternates(request) -> dict:
     """Context processor: ``alternates.all`` (hreflang links), ``.other`` (the toggle), ``.default`` (x-default)."""
     return {"alternates": SimpleLazyObject(lambda: _alternates(request))}
+
+
+# The languages of what the site publishes, as tags for feeds and calendars: Canadian English and French.
+LANGUAGE_TAGS = {"en": "en-CA", "fr": "fr-CA"}
+
+
+def language_tag(code: str) -> str:
+    """The published language tag of one of settings.LANGUAGES (``fr`` -> ``fr-CA``)."""
+    return LANGUAGE_TAGS.get(code, code)

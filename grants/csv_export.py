@@ -2,22 +2,22 @@
 
 Figures are plain (no separators, no currency sign, a decimal point in every language) so that
 spreadsheets read them as numbers; the rows add up exactly to the total row because the engine's
-parts add up to its whole. The header is the columns' keys in English and their names in French.
+parts add up to its whole. The values of the code and basis columns are codes (for programs); the header
+is words, the names the fiscal page gives the columns, in the reader's language.
 """
 
 import csv
 from collections.abc import Iterator
 from decimal import Decimal
 
-from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from grants import basis, fiscal
 
 HEADER = ("code", "jurisdiction", *fiscal.LINE_NAMES)
-# The header a French reader gets: the names the fiscal page gives the columns.
 _NAMED_COLUMNS = {"code": gettext_lazy("Code"), "jurisdiction": gettext_lazy("Province or territory")}
-BASIS_COLUMN = "basis"
+BASIS_COLUMN = gettext_lazy("Basis")
 TOTAL_CODE = "total"
 
 # A cell starting with one of these is a formula to a spreadsheet; names come from the admin.
@@ -32,16 +32,14 @@ def rows(effect: fiscal.Effect, names: dict[str, str], *, statuses: dict[str, st
     names the terms the row's figures rest on that were not reported, such as
     ``assumed: scale, phase_in; inferred: max_grant`` (empty: every term behind them was reported).
     """
-    yield [*header(), BASIS_COLUMN] if statuses is not None else header()
+    yield [*header(), str(BASIS_COLUMN)] if statuses is not None else header()
     for lines in effect.by_jurisdiction:
         yield _row(lines.code, names.get(lines.code, lines.code), lines, statuses, scale_program)
     yield _row(TOTAL_CODE, _("All provinces and territories"), effect.national, statuses, scale_program)
 
 
 def header() -> list[str]:
-    """The column keys (code, jurisdiction, trainees, …) in English; their names in another language."""
-    if (get_language() or "en").startswith("en"):
-        return list(HEADER)
+    """The columns' names (Code, Province or territory, Trainees, …) in the reader's language."""
     from grants.presentation import LINE_LABELS
 
     return [str(_NAMED_COLUMNS.get(key) or LINE_LABELS[key]) for key in HEADER]

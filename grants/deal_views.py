@@ -21,6 +21,7 @@ from grants.models import Scenario
 from grants.views import _render
 from negotiations import verdicts
 from negotiations.models import Jurisdiction, Negotiation, Offer
+from negotiations.term_basis import term_label, term_value_text
 from negotiations.terms import term_paths, term_value
 
 
@@ -58,7 +59,7 @@ def scenario_list(request):
 
 def _comparable(scenario: Scenario) -> list[tuple[str, str]]:
     """What a scenario can be compared with: every offer of its negotiation and every other scenario."""
-    offers = [(f"offer:{slug}", f"{tabled_on:%Y-%m-%d} · {title}") for slug, title, tabled_on in
+    offers = [(f"offer:{slug}", f"{presentation.format_date(tabled_on)} · {title}") for slug, title, tabled_on in
               Offer.objects.filter(negotiation_id=scenario.negotiation_id).order_by("-tabled_on")
               .values_list("slug", "title", "tabled_on")]
     others = [(f"scenario:{pk}", _("Scenario: %(title)s") % {"title": title}) for pk, title in
@@ -82,18 +83,21 @@ def scenario_detail(request, pk):
     return render(request, "grants/scenario.html", context)
 
 
-def scenario_term_rows(scenario: Scenario) -> list[tuple[str, str]]:
-    """Each term path and its value, as the scenario page lists them."""
+def scenario_term_rows(scenario: Scenario) -> list[tuple[str, str, str]]:
+    """Each term's path, name and value in words, as the scenario page lists them."""
     terms = scenarios.scenario_terms(scenario)
-    codes = list(Jurisdiction.objects.exclude(kind=Jurisdiction.Kind.FEDERAL).values_list("code", flat=True))
+    names = dict(Jurisdiction.objects.exclude(kind=Jurisdiction.Kind.FEDERAL).values_list("code", "name"))
+    write = presentation.numbers()
     rows = []
-    for path in term_paths(codes):
+    for path in term_paths(list(names)):
         value = term_value(terms, path)
         if path == "phase_in":
-            value = ", ".join(f"{year}: {fraction}" for year, fraction in value) or "—"
+            text = ", ".join(f"{year}: {write.decimal(fraction)}" for year, fraction in value) or "—"
         elif path.startswith("sources.") and not value:
             continue
-        rows.append((path, "—" if value in (None, "") else value))
+        else:
+            text = term_value_text(path, value)
+        rows.append((path, term_label(path, names), text))
     return rows
 
 

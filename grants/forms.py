@@ -5,9 +5,11 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from grants.presentation import format_date
 from grants.selectors import OfferChoice
 from negotiations.models import Negotiation
 from negotiations.offer_forms import OfferTermsForm
+from negotiations.validators import validate_record_date
 
 STATUS_QUO = "status-quo"
 
@@ -36,7 +38,7 @@ class CompareForm(forms.Form):
         super().__init__({"a": a, "b": b})
         chronological = sorted(offers, key=lambda offer: (offer.tabled_on, offer.title))
         choices = [(STATUS_QUO, _("Status quo (the LMA as it is, no grant)"))]
-        choices += [(offer.slug, f"{offer.title} ({offer.tabled_on:%Y-%m-%d})") for offer in chronological]
+        choices += [(offer.slug, f"{offer.title} ({format_date(offer.tabled_on)})") for offer in chronological]
         for name in ("a", "b"):
             self.fields[name].choices = choices
             self.fields[name].error_messages["invalid_choice"] = _(
@@ -75,6 +77,7 @@ class ScenarioForm(OfferTermsForm):
     negotiation = forms.ModelChoiceField(Negotiation.objects.only("pk", "slug", "title"), to_field_name="slug",
                                          label=_("Negotiation"), empty_label=_("Choose a negotiation"))
     tabled_on = forms.DateField(label=_("As of"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+                                validators=[validate_record_date],
                                 help_text=_("Who would sign is judged against the positions in force on this date."))
     participation = forms.DecimalField(label=_("Employer participation"), required=False, min_value=0, max_value=1,
                                        max_digits=11, decimal_places=10,

@@ -13,7 +13,17 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from negotiations.models import Confidence, Liability, Program
+from negotiations import bounds
+from negotiations.models import (
+    Confidence,
+    Liability,
+    Program,
+    bounded_text,
+    date_range_constraint,
+    length_constraint,
+    translated_length_constraints,
+)
+from negotiations.validators import validate_record_date
 
 
 class ProgramEnvelope(models.Model):
@@ -24,7 +34,7 @@ class ProgramEnvelope(models.Model):
     allocation = models.CharField(_("how it is allocated"), max_length=150, blank=True)
     source = models.CharField(_("source"), max_length=300)
     confidence = models.CharField(_("confidence"), max_length=6, choices=Confidence.choices, default=Confidence.HIGH)
-    notes = models.TextField(_("notes"), blank=True)
+    notes = bounded_text(_("notes"), bounds.NOTES_LENGTH, blank=True)
     history = HistoricalRecords()
 
     class Meta:
@@ -32,6 +42,7 @@ class ProgramEnvelope(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(annual_amount__gte=0), name="envelope_not_negative",
                                    violation_error_message=_("An envelope cannot be negative.")),
+            *translated_length_constraints("programenvelope", "notes", bounds.NOTES_LENGTH),
         ]
 
     def __str__(self):
@@ -55,14 +66,15 @@ class Scenario(models.Model):
     negotiation = models.ForeignKey(
         "negotiations.Negotiation", on_delete=models.PROTECT, related_name="scenarios", verbose_name=_("negotiation"),
     )
-    as_of = models.DateField(_("as of"), help_text=_("Who would sign is judged against the positions in force on this date."))
+    as_of = models.DateField(_("as of"), validators=[validate_record_date],
+                             help_text=_("Who would sign is judged against the positions in force on this date."))
     participation = models.DecimalField(_("employer participation"), max_digits=12, decimal_places=10, default=Decimal(1),
                                         validators=[MinValueValidator(Decimal(0)), MaxValueValidator(Decimal(1))])
     fiscal_year = models.CharField(_("fiscal year"), max_length=7, blank=True, help_text=_("Such as 2015-16; empty: full scale."))
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                related_name="scenarios", verbose_name=_("author"))
     created = models.DateTimeField(_("created"), auto_now_add=True)
-    notes = models.TextField(_("notes"), blank=True)
+    notes = bounded_text(_("notes"), bounds.NOTES_LENGTH, blank=True)
 
     max_grant = models.DecimalField(_("maximum grant per trainee"), max_digits=12, decimal_places=2)
     federal_amount = models.DecimalField(_("federal per trainee"), max_digits=12, decimal_places=2)
@@ -75,7 +87,7 @@ class Scenario(models.Model):
     small_employer_gap_payer = models.CharField(_("small-employer gap paid by"), max_length=10, blank=True)
     shortfall_liability = models.CharField(_("liable for an employer shortfall"), max_length=10,
                                            choices=Liability.choices, default=Liability.NONE)
-    assumptions = models.TextField(_("assumptions"), blank=True)
+    assumptions = bounded_text(_("assumptions"), bounds.ASSUMPTIONS_LENGTH, blank=True)
     sources = models.JSONField(_("funding sources"), default=list, blank=True,
                                help_text=_('Rows of [payer, program, amount per trainee], e.g. ["federal", "LMA", "5000.00"].'))
     treatments = models.JSONField(_("treatments"), default=dict, blank=True,
@@ -90,6 +102,9 @@ class Scenario(models.Model):
             models.CheckConstraint(condition=Q(participation__gte=0) & Q(participation__lte=1),
                                    name="scenario_participation_fraction",
                                    violation_error_message=_("Participation is between 0 and 1.")),
+            length_constraint("scenario", "notes", bounds.NOTES_LENGTH),
+            length_constraint("scenario", "assumptions", bounds.ASSUMPTIONS_LENGTH),
+            date_range_constraint("scenario", "as_of"),
         ]
 
     def __str__(self):

@@ -62,6 +62,31 @@ LINE_MEANINGS = {
     "provincial_liability": gettext_lazy("The shortfall, when the province or territory is liable for it."),
 }
 
+# How a rise in each line reads for the provinces and territories, from what the line means: "better",
+# "worse", or "" for neither (a rise in trainees or in the employers' cost is no gain or loss for a P/T's
+# treasury; what an employer shortfall costs them is the P/T liability line). A fall reads the other
+# way. The comparison page colours and marks each difference by this, and its legend says so.
+RISE_FOR_PROVINCES = {
+    "trainees": "",
+    "federal_cost": "better",
+    "provincial_cost": "worse",
+    "employer_cost": "",
+    "lma_diverted": "worse",
+    "lmda_redirected": "worse",
+    "provincial_new_money": "worse",
+    "lma_allocation": "better",
+    "lma_remaining": "better",
+    "provinces_need": "worse",
+    "employer_shortfall": "",
+    "provincial_liability": "worse",
+}
+
+# What a difference means for the provinces and territories, in words (the mark's text for screen readers).
+READINGS = {
+    "better": gettext_lazy("better for the provinces and territories"),
+    "worse": gettext_lazy("worse for the provinces and territories"),
+}
+
 # The national figures shown as cards, in reading order.
 CARD_LINES = (
     "trainees",
@@ -302,8 +327,18 @@ def format_date(value: datetime.date, precision: str = "day") -> str:
 
 
 def direction(value: int | Decimal) -> str:
-    """"up", "down" or "" for a difference (the CSS classes diff-up and diff-down)."""
+    """"up", "down" or "" for a difference (the live preview's change column)."""
     return "up" if value > 0 else "down" if value < 0 else ""
+
+
+def reading(line: str, value: int | Decimal) -> str:
+    """How a difference in ``line`` reads for the provinces and territories: "better", "worse" or ""."""
+    rise = RISE_FOR_PROVINCES[line]
+    if not rise or not value:
+        return ""
+    if value > 0:
+        return rise
+    return "worse" if rise == "better" else "better"
 
 
 def format_percent(fraction: Decimal) -> str:
@@ -346,7 +381,7 @@ class Figure:
     line: str
     text: str
     explain_url: str = ""
-    direction: str = ""
+    reading: str = ""  # for a difference: "better" or "worse" for the provinces and territories, or ""
 
     @property
     def label(self) -> str:
@@ -355,6 +390,10 @@ class Figure:
     @property
     def meaning(self) -> str:
         return LINE_MEANINGS[self.line]
+
+    @property
+    def reading_text(self) -> str:
+        return str(READINGS[self.reading]) if self.reading else ""
 
 
 @dataclass(frozen=True)
@@ -793,4 +832,4 @@ def comparison_tables(comparison: fiscal.Comparison, names: dict[str, str]) -> C
 
 
 def _change(line: str, value: int | Decimal) -> Figure:
-    return Figure(line, format_change(line, value), direction=direction(value))
+    return Figure(line, format_change(line, value), reading=reading(line, value))

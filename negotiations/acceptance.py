@@ -82,33 +82,6 @@ class Failure:
     actual: object
     gap: Decimal | None = None  # how far the amount is from what the condition asks (positive)
 
-    @property
-    def reason(self) -> str:
-        return reason(self)
-
-
-_OPERATOR_WORDS = {"eq": "=", "ne": "≠", "le": "≤", "ge": "≥", "lt": "<", "gt": ">", "in": "one of"}
-
-
-def shown(value) -> str:
-    """A term's value in a reason: amounts with two decimals, no value as "none"."""
-    if value is None or value == "":
-        return "none"
-    if isinstance(value, Decimal):
-        return f"{value.normalize():f}" if 0 < abs(value) < 1 else f"{value:.2f}"
-    return str(value)
-
-
-def reason(failure: "Failure") -> str:
-    """Why a check fails, in one sentence (the API's ``reason``), e.g.
-    "sources.federal.LMA is 5000.00; the condition asks = 0 (off by 5000.00)"."""
-    condition = failure.condition
-    text = (f"{failure.term} is {shown(failure.actual)}; the condition asks "
-            f"{_OPERATOR_WORDS[condition.operator]} {condition.value}")
-    if failure.gap is not None:
-        text += f" (off by {shown(failure.gap)})"
-    return text
-
 
 @dataclass(frozen=True, kw_only=True)
 class Verdict:

@@ -43,7 +43,7 @@ from negotiations.models import (
 )
 from negotiations.record import meeting_list, person_list, statement_list
 from negotiations.selectors import offer_list
-from negotiations.term_basis import offer_basis
+from negotiations.term_basis import failure_reason, offer_basis
 from negotiations.timeline import EventKind, jurisdiction_timeline
 
 router = Router(tags=["record"])
@@ -418,7 +418,7 @@ def acceptance_json(acceptance: verdicts.Acceptance) -> dict:
     """The API's shape of the 13 verdicts (also used for scenarios)."""
     items = [
         {"jurisdiction": v.jurisdiction, "verdict": v.verdict,
-         "failing": [{"term": f.term, "text": f.condition.text, "reason": f.reason} for f in v.failing]}
+         "failing": [{"term": f.term, "text": f.condition.text, "reason": failure_reason(f)} for f in v.failing]}
         for v in acceptance.verdicts
     ]
     return {"items": items, "count": len(items), "meets": acceptance.meets}

@@ -26,6 +26,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 
+from negotiations import bounds
 from negotiations.article_text import ArticleText, read_article
 
 __all__ = [
@@ -343,7 +344,15 @@ def _outlet_name(text: str) -> str:
 # --- dates ----------------------------------------------------------------------------------------
 
 def _parse_date(text: str, *, anchor: datetime.date | None) -> tuple[datetime.date | None, str]:
-    """An absolute or relative date and its precision; relative ones need ``anchor``."""
+    """An absolute or relative date and its precision; relative ones need ``anchor``. A date outside
+    the record's range (negotiations.bounds), such as a typo's year 0014 or 9999, is no date found."""
+    value, precision = _parse_any_date(text, anchor=anchor)
+    if value is not None and not bounds.date_in_range(value):
+        return None, DAY
+    return value, precision
+
+
+def _parse_any_date(text: str, *, anchor: datetime.date | None) -> tuple[datetime.date | None, str]:
     text = text.strip()
     if not text:
         return None, DAY

@@ -25,6 +25,11 @@ NOTES_LENGTH = 10_000
 OUTCOME_LENGTH = 10_000
 ASSUMPTIONS_LENGTH = 10_000
 ARTICLE_TEXT_LENGTH = 200_000
+# A passage of a source quoted word for word, like a quote; the reasoning or assumption behind one
+# term of an offer; why an offer was withdrawn.
+PASSAGE_LENGTH = 4_000
+TERM_NOTE_LENGTH = 4_000
+WITHDRAWAL_REASON_LENGTH = 2_000
 
 # C0 control characters and DEL, less the tab, line feed and carriage return a text area sends.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")

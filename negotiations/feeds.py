@@ -1,6 +1,8 @@
 """Atom feeds of the record: a negotiation's events, a jurisdiction's timeline, a person's statements,
 a search. Built with Django's syndication framework, from the same selectors as the pages, so an
-entry says what the page's line says and links to the same place.
+entry says what the page's line says and links to the same place. Under /fr/ a feed is French (fr-CA): its
+words, the record's French text and links to the French pages; each feed links to its copy in the other
+language, and entry ids are the same in both.
 
 Each feed is kept in the record cache (per address and host) until the record changes.
 """
@@ -8,15 +10,18 @@ Each feed is kept in the record cache (per address and host) until the record ch
 import copy
 import datetime
 
+from django.conf import settings
 from django.contrib.syndication.views import Feed
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
-from django.urls import reverse
+from django.urls import reverse, translate_url
 from django.utils import timezone
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.http import urlencode
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from config.i18n import language_tag
 from negotiations import record_cache, timeline
 from negotiations import search as record_search
 from negotiations.models import Jurisdiction, Negotiation, Person, Statement
@@ -32,22 +37,43 @@ def _moment(day: datetime.date) -> datetime.datetime:
     return timezone.make_aware(datetime.datetime.combine(day, datetime.time.min))
 
 
-class _EventFeed(Feed):
-    """A feed whose items are timeline events (negotiations.timeline.TimelineEvent)."""
+class BilingualAtomFeed(Atom1Feed):
+    """Atom, with a link to the same feed in each other language (``translations``: (tag, address) pairs)."""
 
-    feed_type = Atom1Feed
+    def add_root_elements(self, handler):
+        super().add_root_elements(handler)
+        for tag, address in self.feed.get("translations", ()):
+            handler.addQuickElement("link", "", {
+                "rel": "alternate", "type": self.content_type.split(";")[0], "hreflang": tag, "href": address})
+
+
+class _EventFeed(Feed):
+    """A feed whose items are timeline events (negotiations.timeline.TimelineEvent), in the language of its
+    address: English at its own, French under /fr/ (the record's text, the words around it, the links)."""
+
+    feed_type = BilingualAtomFeed
     description_template = "negotiations/feeds/event.html"
 
     host = "localhost"
+    translations: tuple[tuple[str, str], ...] = ()
 
     def __call__(self, request, *args, **kwargs):
-        # One instance serves every request: the host (for entry ids) goes on a copy of it.
+        # One instance serves every request: what depends on the request goes on a copy of it.
         feed = copy.copy(self)
         feed.host = request.get_host().split(":")[0]
+        feed.language = language_tag(get_language())
+        path = request.get_full_path()
+        feed.translations = tuple(
+            (language_tag(code), request.build_absolute_uri(translate_url(path, code)))
+            for code, _name in settings.LANGUAGES if code != get_language()
+        )
         return super(_EventFeed, feed).__call__(request, *args, **kwargs)
 
+    def feed_extra_kwargs(self, obj) -> dict:
+        return {"translations": self.translations}
+
     def item_title(self, item: TimelineEvent) -> str:
-        return f"{item.kind.label.capitalize()}: {item.title}"
+        return _("%(kind)s: %(title)s") % {"kind": item.kind.label.capitalize(), "title": item.title}
 
     def item_link(self, item: TimelineEvent) -> str:
         return item.url
@@ -98,7 +124,8 @@ class JurisdictionFeed(_EventFeed):
         return _("%(jurisdiction)s: timeline") % {"jurisdiction": obj.name}
 
     def subtitle(self, obj: Jurisdiction) -> str:
-        return _("Positions, statements, meetings and offers of %(jurisdiction)s, newest first.") % {
+        # The name first: French would otherwise need its article ("du Québec", "de l'Ontario").
+        return _("%(jurisdiction)s: positions, statements, meetings and offers, newest first.") % {
             "jurisdiction": obj.name
         }
 

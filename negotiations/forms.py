@@ -7,6 +7,7 @@ Choices are named by their readable keys (a jurisdiction's code, a slug), so a l
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from negotiations import bounds
 from negotiations.acceptance import OWN_TREATMENT, condition_problems
 from negotiations.bounds import has_control_characters
 from negotiations.models import (
@@ -22,7 +23,7 @@ from negotiations.models import (
     Statement,
 )
 from negotiations.terms import term_paths
-from negotiations.validators import CONTROL_CHARACTER_MESSAGE
+from negotiations.validators import CONTROL_CHARACTER_MESSAGE, validate_record_date
 
 # The key each choice is submitted as.
 _KEYS = {"negotiation": "slug", "jurisdiction": "code", "speaker": "slug", "source": "slug", "meeting": "slug",
@@ -282,11 +283,11 @@ class WithdrawOfferForm(forms.Form):
     """Why and when an offer was withdrawn: asked before it is marked withdrawn."""
 
     withdrawal_reason = forms.CharField(
-        label=_("Why was it withdrawn?"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2}),
+        label=_("Why was it withdrawn?"), max_length=bounds.WITHDRAWAL_REASON_LENGTH, widget=forms.Textarea(attrs={"rows": 2}),
         error_messages={"required": _("Say why the offer was withdrawn, e.g. “replaced by the January counter-offer”.")},
     )
     withdrawn_on = forms.DateField(
-        label=_("Withdrawn on"), widget=_date_input(),
+        label=_("Withdrawn on"), widget=_date_input(), validators=[validate_record_date],
         error_messages={"required": _("Give the date it was withdrawn, such as 2014-01-15."),
                         "invalid": _("Give the date as year-month-day, such as 2014-01-15.")},
     )

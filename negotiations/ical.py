@@ -10,10 +10,12 @@ import datetime
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from icalendar import Calendar, Event
 
+from config.i18n import language_tag
+from negotiations import bounds
 from negotiations.calendar_dates import CalendarDate
 from negotiations.models import DatePrecision, Negotiation
 
@@ -29,25 +31,33 @@ _PRECISION_NOTE = {
 
 
 def calendar_bytes(*, negotiation: Negotiation, dates: list[CalendarDate], host: str, base_url: str) -> bytes:
-    """The iCalendar file of `dates`; `base_url` (scheme and host) makes the events' links absolute."""
+    """The iCalendar file of `dates`, its words in the current language (French under /fr/); `base_url`
+    (scheme and host) makes the events' links absolute."""
     zone = ZoneInfo(settings.TIME_ZONE)
+    # Each text says its language (RFC 5545's LANGUAGE parameter): en-CA, or fr-CA under /fr/.
+    words = {"LANGUAGE": language_tag(get_language())}
     calendar = Calendar()
     calendar.add("prodid", PRODID)
     calendar.add("version", "2.0")
     calendar.add("calscale", "GREGORIAN")
     calendar.add("method", "PUBLISH")
-    calendar.add("x-wr-calname", _("%(negotiation)s: meetings and key dates") % {"negotiation": negotiation.title})
+    calendar.add("x-wr-calname", _("%(negotiation)s: meetings and key dates") % {"negotiation": negotiation.title},
+                 parameters=words)
     calendar.add("x-wr-timezone", settings.TIME_ZONE)
     for item in dates:
-        calendar.add_component(_event(item, host=host, base_url=base_url, zone=zone))
+        if not bounds.date_in_range(item.date):
+            # Only a row written past the forms' and the database's checks can be here: a calendar
+            # program has no use for it, and the day after 9999-12-31 cannot be written.
+            continue
+        calendar.add_component(_event(item, host=host, base_url=base_url, zone=zone, words=words))
     calendar.add_missing_timezones()
     return calendar.to_ical()
 
 
-def _event(item: CalendarDate, *, host: str, base_url: str, zone: ZoneInfo) -> Event:
+def _event(item: CalendarDate, *, host: str, base_url: str, zone: ZoneInfo, words: dict) -> Event:
     event = Event()
     event.add("uid", f"{item.uid_key}@{host}")
-    event.add("summary", item.title)
+    event.add("summary", item.title, parameters=words)
     if item.time is not None and item.date_precision == DatePrecision.DAY:
         start = datetime.datetime.combine(item.date, item.time, tzinfo=zone)
         event.add("dtstart", start)
@@ -60,8 +70,8 @@ def _event(item: CalendarDate, *, host: str, base_url: str, zone: ZoneInfo) -> E
     note = _PRECISION_NOTE.get(item.date_precision)
     if note:
         description.append(str(note))
-    event.add("description", "\n\n".join(part for part in description if part))
-    event.add("categories", [item.kind_label])
+    event.add("description", "\n\n".join(part for part in description if part), parameters=words)
+    event.add("categories", [item.kind_label], parameters=words)
     if item.location:
         event.add("location", item.location)
     event.add("url", f"{base_url}{item.url}")

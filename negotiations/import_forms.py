@@ -1,8 +1,10 @@
 """Forms of the article import: the article itself, the proposed source, one proposed quote."""
 
 from django import forms
+from django.utils import formats
 from django.utils.translation import gettext_lazy as _
 
+from negotiations import bounds
 from negotiations.article_text import NotText, read_article
 from negotiations.models import (
     ArticleImport,
@@ -11,6 +13,7 @@ from negotiations.models import (
     Person,
     ProposedStatement,
 )
+from negotiations.validators import validate_record_date
 
 MAX_BYTES = 2_000_000
 
@@ -28,6 +31,7 @@ class ArticleForm(forms.Form):
     negotiation = forms.ModelChoiceField(label=_("Negotiation"), queryset=Negotiation.objects.all(),
                                          to_field_name="slug")
     published = forms.DateField(label=_("Published on"), required=False, widget=_date_input(),
+                                validators=[validate_record_date],
                                 help_text=_("When the article does not say: “Wednesday” is dated from it."))
     url = forms.URLField(label=_("Address"), required=False, assume_scheme="https")
 
@@ -52,9 +56,14 @@ class ArticleForm(forms.Form):
                 self.add_error("text", _("This text is longer than 2 million characters: is it an article?"))
                 return cleaned
         try:
-            read_article(data)
+            article = read_article(data)
         except NotText as error:
             self.add_error(field, str(error))
+            return cleaned
+        if len(article.text) > bounds.ARTICLE_TEXT_LENGTH:
+            # The text kept (HTML stripped) becomes the source's text, which has this bound.
+            self.add_error(field, _("The article's text is longer than %(limit)s characters: is it one article?")
+                           % {"limit": formats.number_format(bounds.ARTICLE_TEXT_LENGTH, force_grouping=True)})
             return cleaned
         cleaned["data"] = data
         cleaned["filename"] = upload.name if upload is not None else ""

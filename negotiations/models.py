@@ -16,13 +16,14 @@ from django.db.models import F, Q
 from django.db.models.functions import Length
 from django.db.models.lookups import LessThanOrEqual
 from django.urls import reverse
+from django.utils.functional import lazy
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from negotiations import bounds
 from negotiations.acceptance import condition_problems
-from negotiations.validators import text_length, validate_no_control_characters, validate_record_date
+from negotiations.validators import date_range_message, text_length, validate_no_control_characters, validate_record_date
 
 
 class DatePrecision(models.TextChoices):
@@ -104,6 +105,30 @@ def length_constraint(model_name: str, field: str, limit: int) -> models.CheckCo
     )
 
 
+def date_range_constraint(model_name: str, field: str, *, nullable: bool = False) -> models.CheckConstraint:
+    """The database's side of validate_record_date: `field` lies between bounds.EARLIEST_DATE and
+    bounds.LATEST_DATE (or is empty, when `nullable`)."""
+    condition = Q(**{f"{field}__gte": bounds.EARLIEST_DATE, f"{field}__lte": bounds.LATEST_DATE})
+    if nullable:
+        condition |= Q(**{f"{field}__isnull": True})
+    return models.CheckConstraint(
+        condition=condition, name=f"{model_name}_{field}_range",
+        violation_error_message=lazy(date_range_message, str)(),
+    )
+
+
+# The languages of the translated fields (negotiations/translation.py, grants/translation.py): the
+# same as settings.MODELTRANSLATION_LANGUAGES, written here because the migrations spell them out.
+TRANSLATED_LANGUAGES = ("en", "fr")
+
+
+def translated_length_constraints(model_name: str, field: str, limit: int) -> list[models.CheckConstraint]:
+    """length_constraint for a translated field and each of its languages' columns (field_en, field_fr):
+    the ORM writes ``field`` to the current language's column, so that column needs the bound too."""
+    return [length_constraint(model_name, name, limit)
+            for name in (field, *(f"{field}_{language}" for language in TRANSLATED_LANGUAGES))]
+
+
 def dated_precision_field():
     return models.CharField(
         _("date precision"), max_length=12, choices=DatePrecision.choices, default=DatePrecision.DAY
@@ -155,7 +180,7 @@ class Person(models.Model):
     class Meta:
         ordering = ["name"]
         verbose_name_plural = _("people")
-        constraints = [length_constraint("person", "notes", bounds.NOTES_LENGTH)]
+        constraints = [*translated_length_constraints("person", "notes", bounds.NOTES_LENGTH)]
 
     def __str__(self):
         return self.name
@@ -208,7 +233,7 @@ class Negotiation(models.Model):
 
     class Meta:
         ordering = ["-started_on", "title"]
-        constraints = [length_constraint("negotiation", "summary", bounds.SUMMARY_LENGTH)]
+        constraints = [*translated_length_constraints("negotiation", "summary", bounds.SUMMARY_LENGTH)]
 
     def __str__(self):
         return self.title
@@ -245,7 +270,7 @@ class Source(models.Model):
     class Meta:
         ordering = ["-published_on", "outlet"]
         constraints = [
-            length_constraint("source", "summary", bounds.SUMMARY_LENGTH),
+            *translated_length_constraints("source", "summary", bounds.SUMMARY_LENGTH),
             length_constraint("source", "text", bounds.ARTICLE_TEXT_LENGTH),
         ]
 
@@ -293,7 +318,7 @@ class Meeting(models.Model):
             models.Index(fields=["-date", "title"], name="meeting_newest_first"),
             search_index(name="meeting_search", fields=("title", "outcome", "location")),
         ]
-        constraints = [length_constraint("meeting", "outcome", bounds.OUTCOME_LENGTH)]
+        constraints = [*translated_length_constraints("meeting", "outcome", bounds.OUTCOME_LENGTH)]
 
     def __str__(self):
         return f"{self.title} ({self.date:%Y-%m-%d})"
@@ -382,7 +407,7 @@ class Offer(models.Model):
     tabled_on = models.DateField(_("tabled on"), validators=[validate_record_date])
     date_precision = dated_precision_field()
     agreed_on = models.DateField(
-        _("agreed on"), null=True, blank=True,
+        _("agreed on"), null=True, blank=True, validators=[validate_record_date],
         help_text=_("When the governments that table it agreed it, if that day differs from the day it was tabled."),
     )
     responds_to = models.ForeignKey(
@@ -420,8 +445,8 @@ class Offer(models.Model):
         _("assumptions"), bounds.ASSUMPTIONS_LENGTH, blank=True,
         help_text=_("How the sources were read where they leave a term open."),
     )
-    withdrawn_on = models.DateField(_("withdrawn on"), null=True, blank=True)
-    withdrawal_reason = models.TextField(_("why it was withdrawn"), blank=True)
+    withdrawn_on = models.DateField(_("withdrawn on"), null=True, blank=True, validators=[validate_record_date])
+    withdrawal_reason = bounded_text(_("why it was withdrawn"), bounds.WITHDRAWAL_REASON_LENGTH, blank=True)
     version = models.PositiveIntegerField(_("version"), default=1, editable=False)
     history = HistoricalRecords(m2m_fields=[tabled_by, sources])
 
@@ -449,8 +474,11 @@ class Offer(models.Model):
                 violation_error_message=_("The employer minimum share is a fraction between 0 and 1."),
             ),
             models.CheckConstraint(condition=~Q(responds_to=F("pk")), name="offer_not_answering_itself"),
-            length_constraint("offer", "summary", bounds.SUMMARY_LENGTH),
-            length_constraint("offer", "assumptions", bounds.ASSUMPTIONS_LENGTH),
+            *translated_length_constraints("offer", "summary", bounds.SUMMARY_LENGTH),
+            *translated_length_constraints("offer", "assumptions", bounds.ASSUMPTIONS_LENGTH),
+            length_constraint("offer", "withdrawal_reason", bounds.WITHDRAWAL_REASON_LENGTH),
+            date_range_constraint("offer", "agreed_on", nullable=True),
+            date_range_constraint("offer", "withdrawn_on", nullable=True),
         ]
 
     def __str__(self):
@@ -546,8 +574,10 @@ class TermBasis(models.Model):
     source = models.ForeignKey(
         Source, on_delete=models.PROTECT, null=True, blank=True, related_name="term_bases", verbose_name=_("source"),
     )
-    passage = models.TextField(_("passage"), blank=True, help_text=_("The words of the source that state the term."))
-    note = models.TextField(_("note"), blank=True, help_text=_("The reasoning (inferred) or the assumption (assumed)."))
+    passage = bounded_text(_("passage"), bounds.PASSAGE_LENGTH, blank=True,
+                           help_text=_("The words of the source that state the term."))
+    note = bounded_text(_("note"), bounds.TERM_NOTE_LENGTH, blank=True,
+                        help_text=_("The reasoning (inferred) or the assumption (assumed)."))
     history = HistoricalRecords()
 
     class Meta:
@@ -559,6 +589,8 @@ class TermBasis(models.Model):
                                     violation_error_message=_("Each term has one basis per offer.")),
             models.CheckConstraint(condition=Q(status__in=["reported", "inferred", "assumed"]),
                                    name="term_basis_status_known"),
+            length_constraint("termbasis", "passage", bounds.PASSAGE_LENGTH),
+            length_constraint("termbasis", "note", bounds.TERM_NOTE_LENGTH),
         ]
 
     def __str__(self):
@@ -602,8 +634,8 @@ class Position(models.Model):
                 fields=["negotiation", "jurisdiction", "as_of"], name="position_once_per_day",
                 violation_error_message=_("This jurisdiction already has a position on this negotiation on that date."),
             ),
-            length_constraint("position", "summary", bounds.SUMMARY_LENGTH),
-            length_constraint("position", "conditions", bounds.CONDITIONS_LENGTH),
+            *translated_length_constraints("position", "summary", bounds.SUMMARY_LENGTH),
+            *translated_length_constraints("position", "conditions", bounds.CONDITIONS_LENGTH),
         ]
 
     def __str__(self):
@@ -620,7 +652,7 @@ class SourcePassage(models.Model):
     meeting = models.ForeignKey(
         Meeting, on_delete=models.CASCADE, null=True, blank=True, related_name="passages", verbose_name=_("meeting"),
     )
-    passage = models.TextField(_("passage"), help_text=_("Quoted from the source, word for word."))
+    passage = bounded_text(_("passage"), bounds.PASSAGE_LENGTH, help_text=_("Quoted from the source, word for word."))
     history = HistoricalRecords()
 
     class Meta:
@@ -634,6 +666,7 @@ class SourcePassage(models.Model):
                 violation_error_message=_("A passage supports either a position or a meeting."),
             ),
             models.CheckConstraint(condition=~Q(passage=""), name="source_passage_not_empty"),
+            length_constraint("sourcepassage", "passage", bounds.PASSAGE_LENGTH),
         ]
 
     def __str__(self):
@@ -727,14 +760,14 @@ class KeyDate(models.Model):
         Negotiation, on_delete=models.PROTECT, related_name="key_dates", verbose_name=_("negotiation")
     )
     slug = models.SlugField(_("slug"), max_length=150, unique=True)
-    date = models.DateField(_("date"))
+    date = models.DateField(_("date"), validators=[validate_record_date])
     date_precision = dated_precision_field()
     time = models.TimeField(
         _("time"), null=True, blank=True, help_text=_("Local time, when one is known (Ottawa time).")
     )
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
     title = models.CharField(_("title"), max_length=250)
-    note = models.TextField(_("note"), blank=True)
+    note = bounded_text(_("note"), bounds.NOTES_LENGTH, blank=True)
     source = models.ForeignKey(Source, on_delete=models.PROTECT, related_name="key_dates", verbose_name=_("source"))
     history = HistoricalRecords()
 
@@ -743,6 +776,10 @@ class KeyDate(models.Model):
         verbose_name = _("key date")
         verbose_name_plural = _("key dates")
         indexes = [models.Index(fields=["negotiation", "date"])]
+        constraints = [
+            *translated_length_constraints("keydate", "note", bounds.NOTES_LENGTH),
+            date_range_constraint("keydate", "date"),
+        ]
 
     def __str__(self):
         return f"{self.title} ({self.date:%Y-%m-%d})"
@@ -758,7 +795,7 @@ class ArticleImport(models.Model):
 
     negotiation = models.ForeignKey(Negotiation, on_delete=models.PROTECT, related_name="imports",
                                     verbose_name=_("negotiation"))
-    text = models.TextField(_("repaired text"))
+    text = bounded_text(_("repaired text"), bounds.ARTICLE_TEXT_LENGTH)
     text_hash = models.CharField(_("text hash"), max_length=64, unique=True)
     encoding = models.CharField(_("encoding found"), max_length=40, blank=True)
     repairs = models.CharField(_("repairs made"), max_length=300, blank=True)
@@ -768,7 +805,7 @@ class ArticleImport(models.Model):
     title = models.CharField(_("title"), max_length=300, blank=True)
     author = models.CharField(_("author"), max_length=150, blank=True)
     dateline = models.CharField(_("dateline"), max_length=100, blank=True)
-    published_on = models.DateField(_("published on"), null=True, blank=True)
+    published_on = models.DateField(_("published on"), null=True, blank=True, validators=[validate_record_date])
     date_precision = dated_precision_field()
     url = models.URLField(_("address"), max_length=500, blank=True)
     source = models.ForeignKey(Source, on_delete=models.PROTECT, null=True, blank=True, related_name="imports",
@@ -783,6 +820,10 @@ class ArticleImport(models.Model):
     class Meta:
         ordering = ["-created_at"]
         verbose_name = _("article import")
+        constraints = [
+            length_constraint("articleimport", "text", bounds.ARTICLE_TEXT_LENGTH),
+            date_range_constraint("articleimport", "published_on", nullable=True),
+        ]
 
     def __str__(self):
         what = self.title or self.filename or _("untitled article")
@@ -804,7 +845,7 @@ class ProposedStatement(models.Model):
     article_import = models.ForeignKey(ArticleImport, on_delete=models.CASCADE, related_name="proposals",
                                        verbose_name=_("import"))
     order = models.PositiveIntegerField(_("order"))
-    quote = models.TextField(_("quote"))
+    quote = bounded_text(_("quote"), bounds.QUOTE_LENGTH)
     fragment = models.BooleanField(_("partial quote"), default=False)
     speaker = models.ForeignKey(Person, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
                                 verbose_name=_("speaker"))
@@ -813,7 +854,7 @@ class ProposedStatement(models.Model):
     speaker_organization = models.CharField(_("new speaker's organisation"), max_length=200, blank=True)
     jurisdiction = models.ForeignKey(Jurisdiction, on_delete=models.PROTECT, null=True, blank=True,
                                      related_name="+", verbose_name=_("on behalf of"))
-    date = models.DateField(_("date"), null=True, blank=True)
+    date = models.DateField(_("date"), null=True, blank=True, validators=[validate_record_date])
     date_precision = dated_precision_field()
     date_basis = models.CharField(_("date read from"), max_length=200, blank=True)
     language = models.CharField(_("language of the quote"), max_length=2, choices=Language.choices, default="en")
@@ -833,6 +874,8 @@ class ProposedStatement(models.Model):
         verbose_name = _("proposed statement")
         constraints = [
             models.UniqueConstraint(fields=["article_import", "order"], name="proposal_once_per_place"),
+            length_constraint("proposedstatement", "quote", bounds.QUOTE_LENGTH),
+            date_range_constraint("proposedstatement", "date", nullable=True),
         ]
 
     def __str__(self):

@@ -24,6 +24,7 @@ from django.forms.utils import ErrorList
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from grants.presentation import format_date
 from negotiations import bounds, money
 from negotiations.forms import RefuseControlCharacters, scope_to_negotiation
 from negotiations.models import (
@@ -482,7 +483,7 @@ class OfferForm(OfferTermsForm):
         fields = self.fields
         self._show_choices("responds_to", lambda: [
             ("", fields["responds_to"].empty_label),
-            *((o.slug, f"{o.title} ({o.tabled_on:%Y-%m-%d})") for o in self.offer_options),
+            *((o.slug, f"{o.title} ({format_date(o.tabled_on)})") for o in self.offer_options),
         ])
         self._show_choices("tabled_by", lambda: [(j.code, str(j)) for j in self.jurisdictions])
         self._show_choices("negotiation", lambda: [
@@ -490,10 +491,10 @@ class OfferForm(OfferTermsForm):
         ])
         self._show_choices("meeting", lambda: [
             ("", fields["meeting"].empty_label),
-            *((m.slug, f"{m.title} ({m.date:%Y-%m-%d})") for m in fields["meeting"].queryset),
+            *((m.slug, f"{m.title} ({format_date(m.date)})") for m in fields["meeting"].queryset),
         ])
         self._show_choices("sources", lambda: [
-            (s.slug, f"{s.outlet}: {s.title} ({s.published_on:%Y-%m-%d})") for s in fields["sources"].queryset
+            (s.slug, f"{s.outlet}: {s.title} ({format_date(s.published_on)})") for s in fields["sources"].queryset
         ])
         self._add_basis_fields()
 
@@ -516,8 +517,11 @@ class OfferForm(OfferTermsForm):
                                        required=False)
             source.choices = source_choices
             self.fields[basis_field(path, "source")] = source
+            # One box for the passage (reported) or the note (inferred, assumed): _basis_entries checks
+            # the bound of the one it fills.
             self.fields[basis_field(path, "note")] = forms.CharField(
                 label=format_lazy("{label}: {what}", label=label, what=_("passage or note")), required=False,
+                max_length=max(bounds.PASSAGE_LENGTH, bounds.TERM_NOTE_LENGTH),
                 widget=forms.TextInput(attrs={"placeholder": _("the passage, the reasoning or the assumption")}),
             )
             # The row's one error slot is its status's: the source and the note point there too.
@@ -526,8 +530,9 @@ class OfferForm(OfferTermsForm):
                     self.slot_id(basis_field(path, "status")))
             # The row's other text, which the one visible box does not show (a reported term's note, an
             # assumed or inferred term's passage), kept as it is so that saving the form loses nothing.
-            for part in ("kept_passage", "kept_note"):
-                self.fields[basis_field(path, part)] = forms.CharField(required=False, widget=forms.HiddenInput)
+            for part, limit in (("kept_passage", bounds.PASSAGE_LENGTH), ("kept_note", bounds.TERM_NOTE_LENGTH)):
+                self.fields[basis_field(path, part)] = forms.CharField(required=False, max_length=limit,
+                                                                      widget=forms.HiddenInput)
         self._describe_errors()
 
     def basis_rows(self) -> list[dict]:
@@ -557,6 +562,11 @@ class OfferForm(OfferTermsForm):
             source = cleaned_data.get(basis_field(path, "source")) or (default if status in (REPORTED, INFERRED) else None)
             kept_passage = cleaned_data.get(basis_field(path, "kept_passage")) or ""
             kept_note = cleaned_data.get(basis_field(path, "kept_note")) or ""
+            limit = bounds.PASSAGE_LENGTH if status == REPORTED else bounds.TERM_NOTE_LENGTH
+            if len(note) > limit:
+                self.add_error(basis_field(path, "status"), _(
+                    "At most %(limit_value)d characters, please (this has %(show_value)d).")
+                    % {"limit_value": limit, "show_value": len(note)})
             entries.append(TermBasisEntry(
                 term=path, status=status, source=source or None,
                 passage=note if status == REPORTED else kept_passage,

@@ -218,7 +218,7 @@ def term_changes(before: Offer, after: Offer) -> list[TermChange]:
             if key in old_sources or key in new_sources:
                 money(
                     _("%(payer)s money from %(program)s per trainee")
-                    % {"payer": payer.label.capitalize(), "program": program.value},
+                    % {"payer": payer.label.capitalize(), "program": program.label},
                     old_sources.get(key), new_sources.get(key), f"sources.{payer.value}.{program.value}",
                 )
 

@@ -5,17 +5,21 @@ The rules are in ``negotiations.terms`` (pure); this module reads the rows and n
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from negotiations.models import Jurisdiction, Offer, Source, TermBasis
+from grants.presentation import numbers
+from negotiations.acceptance import Failure, parse_value
+from negotiations.models import GovernmentPayer, Jurisdiction, Liability, Offer, Program, Source, TermBasis, Treatment
 from negotiations.terms import ASSUMED, INFERRED, REPORTED, TermBasisEntry, term_paths
 
-__all__ = ["OfferBasis", "TermBasisLine", "basis_of", "offer_basis", "term_label"]
+__all__ = ["OfferBasis", "TermBasisLine", "basis_of", "failure_reason", "offer_basis", "term_label", "term_value_text"]
 
 
 def term_label(path: str, names: dict[str, str] | None = None) -> str:
-    """A term path in words, such as "Federal money from LMA" for ``sources.federal.LMA``."""
+    """A term path in words, such as "Federal money from Labour Market Agreements" for ``sources.federal.LMA``."""
     names = names or {}
     head, _dot, rest = path.partition(".")
     payers = {"federal": _("Federal"), "provincial": _("Provincial or territorial"), "employer": _("Employer")}
@@ -23,7 +27,13 @@ def term_label(path: str, names: dict[str, str] | None = None) -> str:
         return _("%(payer)s per trainee") % {"payer": payers.get(rest, rest)}
     if head == "sources":
         payer, _dot, program = rest.partition(".")
-        return _("%(payer)s money from %(program)s") % {"payer": payers.get(payer, payer), "program": program}
+        label = Program(program).label if program in Program.values else program
+        worded = {"federal": _("Federal money from %(program)s"),
+                  "provincial": _("Provincial or territorial money from %(program)s"),
+                  "employer": _("Employer money from %(program)s")}
+        if payer in worded:
+            return worded[payer] % {"program": label}
+        return _("%(payer)s money from %(program)s") % {"payer": payer, "program": label}
     if head == "treatments":
         return _("Treatment of %(name)s") % {"name": names.get(rest, rest)}
     return {
@@ -34,6 +44,55 @@ def term_label(path: str, names: dict[str, str] | None = None) -> str:
         "shortfall_liability": _("Liable for an employer shortfall"),
         "phase_in": _("Phase-in"),
     }.get(path, path)
+
+
+# The values of the terms that are choices, in words (the models' labels), by the head of the term's path.
+_CHOICE_LABELS = {
+    "small_employer_gap_payer": dict(GovernmentPayer.choices),
+    "shortfall_liability": dict(Liability.choices),
+    "treatments": dict(Treatment.choices),
+    "scale_program": dict(Program.choices),
+}
+_OPERATOR_WORDS = {"eq": "=", "ne": "≠", "le": "≤", "ge": "≥", "lt": "<", "gt": ">", "in": gettext_lazy("one of")}
+
+
+def term_value_text(path: str, value) -> str:
+    """A term's value as people read it: amounts and shares through the one formatter, choices in words,
+    the phase-in as its first and last years, "—" for none."""
+    write = numbers()
+    if path == "phase_in":
+        if not value:
+            return "—"
+        (first, start), (last, end) = value[0], value[-1]
+        return f"{first} → {last}: {write.decimal(start)} → {write.decimal(end)}"
+    if value is None or value == "":
+        return "—"
+    if isinstance(value, Decimal):
+        return write.decimal(value) if path == "employer_min_share" else write.money(value)
+    labels = _CHOICE_LABELS.get(path.partition(".")[0], {})
+    return str(labels.get(value, value))
+
+
+def failure_reason(failure: Failure, names: dict[str, str] | None = None) -> str:
+    """Why the terms fail a condition, in words: "Federal money from … is $5,000; the condition asks = $0
+    (off by $5,000)", in the reader's language (the page, the preview and the API's ``reason``; the API's
+    ``term`` keeps the path, for programs)."""
+    condition = failure.condition
+    try:
+        wanted = parse_value(condition.term, condition.operator, condition.value)
+    except ValueError:  # a condition saved before its rule was tightened: show it as written
+        wanted = condition.value
+    if isinstance(wanted, tuple):
+        asked = ", ".join(term_value_text(failure.term, part) for part in wanted)
+    else:
+        asked = term_value_text(failure.term, wanted)
+    text = _("%(term)s is %(actual)s; the condition asks %(operator)s %(asked)s") % {
+        "term": term_label(failure.term, names), "actual": term_value_text(failure.term, failure.actual),
+        "operator": _OPERATOR_WORDS[condition.operator], "asked": asked}
+    if failure.gap is not None:
+        gap = term_value_text(failure.term, failure.gap)
+        text = _("%(reason)s (off by %(gap)s)") % {"reason": text, "gap": gap}
+    return text
 
 
 @dataclass(frozen=True)

@@ -205,7 +205,7 @@ def _statement_event(statement: Statement) -> TimelineEvent:
         date=statement.date,
         date_precision=statement.date_precision,
         kind=EventKind.STATEMENT,
-        title=f"{statement.speaker.name}: “{quote}”",
+        title=gettext("%(speaker)s: “%(quote)s”") % {"speaker": statement.speaker.name, "quote": quote},
         # A statement has no page of its own; it is shown on its source's page.
         url=f"{statement.source.get_absolute_url()}#statement-{statement.pk}",
         object=statement,

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from negotiations import record_cache
+from negotiations import bounds, record_cache
 from negotiations.article_import import (
     KnownPerson,
     KnownRole,
@@ -83,7 +83,18 @@ def propose_for_record(data, *, published=None, published_precision="day", url="
     """The extraction's proposal with the record's people known to it, less the quotes already recorded."""
     proposal = propose(data, known_people=known_people(), published=published,
                        published_precision=published_precision, url=url, outlet=outlet, title=title)
-    return without_recorded(proposal)
+    return without_recorded(without_overlong(proposal))
+
+
+def without_overlong(proposal: Proposal) -> Proposal:
+    """The proposal without the quotes longer than a statement's quote may be (bounds.QUOTE_LENGTH)."""
+    kept = tuple(item for item in proposal.statements if len(item.quote) <= bounds.QUOTE_LENGTH)
+    skipped = len(proposal.statements) - len(kept)
+    if not skipped:
+        return proposal
+    warning = _("%(count)s quotes are longer than %(limit)s characters and are not proposed.") % {
+        "count": skipped, "limit": bounds.QUOTE_LENGTH}
+    return replace(proposal, statements=kept, warnings=(*proposal.warnings, warning))
 
 
 def without_recorded(proposal: Proposal) -> Proposal:

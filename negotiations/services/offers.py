@@ -18,6 +18,7 @@ from django.db.models import F
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from grants.presentation import format_date
 from negotiations import record_cache
 from negotiations.models import (
     DatePrecision,
@@ -246,7 +247,7 @@ def offer_withdraw(*, actor: AbstractBaseUser | None, offer: Offer, reason: str 
         if withdrawn_on < current.tabled_on:
             raise ValidationError({"withdrawn_on": _(
                 "An offer cannot be withdrawn before it was tabled (%(tabled_on)s)."
-            ) % {"tabled_on": current.tabled_on.isoformat()}})
+            ) % {"tabled_on": format_date(current.tabled_on)}})
         current.status = Offer.Status.WITHDRAWN
         current.withdrawn_on = withdrawn_on
         current.withdrawal_reason = reason.strip()

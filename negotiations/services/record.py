@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from grants.presentation import format_date
 from negotiations import record_cache
 from negotiations.models import (
     Condition,
@@ -37,7 +38,7 @@ class PositionExists(Exception):
         super().__init__(
             _("%(jurisdiction)s already has a position on %(negotiation)s as of %(date)s. "
               "Change that position in the admin, or pick another date.")
-            % {"jurisdiction": jurisdiction.name, "negotiation": negotiation.title, "date": as_of.isoformat()}
+            % {"jurisdiction": jurisdiction.name, "negotiation": negotiation.title, "date": format_date(as_of)}
         )
 
 

@@ -12,6 +12,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
+from grants.presentation import format_date
 from negotiations import record, selectors
 from negotiations import search as record_search
 from negotiations.cached_pages import render_page
@@ -146,7 +147,7 @@ def position_new(request):
             else:
                 messages.success(request, _("The position of %(jurisdiction)s as of %(date)s is recorded.")
                                  % {"jurisdiction": position.jurisdiction.name,
-                                    "date": position.as_of.isoformat()})
+                                    "date": format_date(position.as_of)})
                 return redirect(position.jurisdiction)
     else:
         form = PositionForm(initial=_with_default_negotiation(PositionForm.initial_from(request.GET)))

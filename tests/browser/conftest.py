@@ -48,7 +48,9 @@ def page(browser, request):
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.set_default_timeout(10_000)
+    _track_requests(page)
     yield page
+    _settle(page)
     context.close()
     assert errors == [], f"browser console errors: {errors}"
 
@@ -57,8 +59,26 @@ def page(browser, request):
 def phone_page(browser):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
     page = context.new_page()
+    _track_requests(page)
     yield page
+    _settle(page)
     context.close()
+
+
+def _track_requests(page) -> None:
+    page._in_flight = set()
+    page.on("request", lambda r: page._in_flight.add(r))
+    page.on("requestfinished", lambda r: page._in_flight.discard(r))
+    page.on("requestfailed", lambda r: page._in_flight.discard(r))
+
+
+def _settle(page) -> None:
+    """Let a request still in flight (a preview fired by the last page) finish before the test's database
+    is flushed: the live server's thread would otherwise hold a table while the flush runs."""
+    for _ in range(50):
+        if not getattr(page, "_in_flight", None):
+            return
+        page.wait_for_timeout(100)
 
 
 @pytest.fixture

@@ -124,7 +124,9 @@ def test_the_preview_says_what_changed_in_one_status_line(editor_page, live_serv
             .observe(document.getElementById('fiscal-preview'), {attributes: true, attributeFilter: ['aria-busy']});
     }""")
     page.fill("#id_federal_amount", "6000")
-    expect(status).to_have_text(re.compile(r"^No figures yet: the terms do not add up \(\d problems?\)\.$"))
+    # The last figures stay on screen, out of date, and the one status line says so (issue 16.5).
+    expect(status).to_have_text(re.compile(
+        r"^The terms do not add up \(\d problems?\); the figures shown are from your last valid terms\.$"))
     page.fill("#id_max_grant", "16000")
     page.fill("#id_federal_LMA", "6000")
     expect(status).to_have_text(re.compile(r"^Figures updated: 50,000 trainees; provinces and territories must find \$[\d,]+\.$"))

@@ -34,10 +34,11 @@ def test_the_preview_says_who_would_sign_as_the_analyst_types(page, live_server,
     expect(verdicts(page).locator('li[data-code="ON"]')).to_have_count(0)  # unknown now: listed as such
     expect(verdicts(page)).to_contain_text("Unknown")
     screenshot(page, "i17-preview-verdicts")
-    # Bad input: a split that does not add up shows the form's message, and no verdicts, and nothing is lost.
+    # Bad input: a split that does not add up shows the form's message; the last figures and verdicts stay,
+    # marked out of date (issue 16.5), and nothing is lost.
     page.fill("#id_federal_amount", "11000")
-    expect(page.locator("#fiscal-preview")).to_contain_text("the terms do not add up")
-    expect(verdicts(page)).to_have_count(0)
+    expect(page.locator("#fiscal-preview")).to_contain_text("The terms do not add up")
+    expect(page.locator("#fiscal-preview")).to_contain_text("Out of date")
     page.fill("#id_federal_amount", "10000")
     expect(verdicts(page)).to_contain_text("Who would sign: 1 of 13")
 

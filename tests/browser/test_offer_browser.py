@@ -56,7 +56,7 @@ def log_the_new_offer(page, live_server):
     page.fill("#id_tabled_on", "2013-12-24")
     # Ottawa puts in 6,000 instead of 5,000: while the split is off the preview names the problem...
     page.fill("#id_federal_amount", "6000")
-    expect(preview(page)).to_contain_text("the terms do not add up")
+    expect(preview(page)).to_contain_text("The terms do not add up")
     # The split rule's message lands on the field the person changed (WCAG 3.3.1).
     expect(page.locator("#id_federal_amount_error")).to_contain_text("add up to 16,000.00")
     expect(page.locator("#id_federal_amount")).to_have_attribute("aria-invalid", "true")
@@ -152,3 +152,33 @@ def test_choosing_another_negotiation_lists_its_offers_and_meetings(page, live_s
     # Only those lists were reloaded: what was typed stays.
     expect(page.locator("#id_max_grant")).to_have_value("16000")
     expect(page.locator("#id_negotiation")).to_have_value("other-talks")
+
+
+def test_while_the_terms_do_not_add_up_the_last_figures_stay_greyed_under_the_problem(
+        page, live_server, offer_data, editor_login):
+    # Issue 16.5: the preview no longer vanishes; the last good figures stay, out of date, below the problem.
+    no_favicon(page)
+    editor_login(page)
+    page.goto(f"{live_server.url}/offers/new?from=budget-2013")
+    expect(national(page, "trainees")).to_have_text("60,000")
+
+    page.fill("#id_federal_amount", "6000")
+    stale = page.locator("#fiscal-preview [data-preview-stale]")
+    expect(stale).to_be_visible()
+    expect(stale).to_have_accessible_name("Out of date: these figures are from your last valid terms.")
+    expect(stale.locator('tr[data-line="trainees"] td').first).to_have_text("60,000")
+    expect(stale.locator('tr[data-line="provinces_need"] td').first).to_have_text("$600,000,000")
+    # The problem is stated above the figures, which are greyed.
+    problems = page.locator("#fiscal-preview .preview-problems")
+    expect(problems).to_contain_text("The terms do not add up.")
+    expect(problems).not_to_contain_text("No figures yet")
+    assert problems.bounding_box()["y"] < stale.bounding_box()["y"]
+    assert page.evaluate("""() => getComputedStyle(document.querySelector('.preview-stale-figures')).filter""") \
+        == "grayscale(1)"
+    expect(page.locator("#preview-status")).to_contain_text("from your last valid terms")
+
+    # Once the terms add up again, the current figures replace the old ones.
+    page.fill("#id_max_grant", "16000")
+    page.fill("#id_federal_LMA", "6000")
+    expect(national(page, "trainees")).to_have_text("50,000")
+    expect(page.locator("#fiscal-preview [data-preview-stale]")).to_have_count(0)

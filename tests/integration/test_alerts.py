@@ -176,10 +176,17 @@ def test_a_new_offer_comes_with_its_fiscal_effect_for_the_followed_province(clie
 def test_the_digest_is_in_the_readers_language_and_can_be_stopped_without_signing_in(client, world):
     reader = UserFactory()
     Follow.objects.create(user=reader, negotiation=world["negotiation"], language="fr")
-    statement(world, "Quote 1")
+    said = statement(world, "Quote 1")
+    said.date, said.date_precision = datetime.date(2014, 1, 28), "day"
+    said.save()
     send_alerts()
     [message] = mail.outbox
     assert message.extra_headers["Content-Language"] == "fr"
+    # The date in words and the punctuation of French, in the text and in the HTML alternative.
+    html = message.alternatives[0][0] if message.alternatives else ""
+    for text in (message.body, html):
+        assert "28 janvier 2014" in text and "2014-01-28" not in text
+        assert "Source\u00a0:" in text
     assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert "changement dans ce que vous suivez" in message.body
     links = re.findall(r"http://127\.0\.0\.1:8000(/fr/alerts/unsubscribe/\S+)", message.body)

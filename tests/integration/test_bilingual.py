@@ -103,7 +103,7 @@ def test_the_csv_keeps_dot_decimals_and_translates_its_header(client, cjg):
     assert rows[0][:4] == ["Code", "Province ou territoire", "Stagiaires", "Coût fédéral"]
     assert rows[-1][0] == "total" and rows[-1][3] == "300000000.00"
     english = list(csv.reader(io.StringIO(client.get("/offers/budget-2013/fiscal.csv").content.decode())))
-    assert english[0][:3] == ["code", "jurisdiction", "trainees"]
+    assert english[0][:3] == ["Code", "Province or territory", "Trainees"]
 
 
 def test_the_api_answers_in_french_with_accept_language(client, cjg):

@@ -4,6 +4,7 @@ Word document (its headings and figures read back with python-docx), over the Ca
 import io
 import os
 import re
+from html import unescape
 
 import pytest
 from django.core.management import call_command
@@ -38,7 +39,7 @@ def test_the_negotiation_page_has_every_part_and_links_to_the_files(client, cjg)
     html = response.content.decode()
     assert response.status_code == 200
     for heading in ("Where each government stands", "The latest offer of each side", "Who would sign",
-                    "What changed since 2014-01-01", "Key quotes", "Key dates"):
+                    "What changed since January 1, 2014", "Key quotes", "Key dates"):
         assert heading in html, heading
     # Twelve P/Ts that say the same thing since the same day share one row.
     assert "NL, PE, NS, NB, ON, MB, SK, YT, NT, NU" in html or "NL, PE, NS, NB, ON, MB, SK" in html
@@ -58,10 +59,51 @@ def test_a_jurisdiction_brief_shows_the_offers_effect_for_it(client, cjg):
     assert "The Canadian Press (Ottawa)" in html
 
 
+def visible(html: str, start: str, end: str) -> str:
+    """The text a reader sees between two markers of the page: tags dropped, spaces collapsed."""
+    part = html[html.index(start):html.index(end)]
+    return re.sub(r"[ \t\r\n]+", " ", unescape(re.sub(r"<[^>]+>", " ", part))).strip()  # no-break spaces kept
+
+
+def test_who_would_sign_counts_the_pts_for_each_sides_latest_offer(client, cjg):
+    html = client.get("/negotiations/canada-job-grant/briefing?since=2014-01-01").content.decode()
+    section = visible(html, 'id="brief-sign"', 'id="brief-changes"')
+    assert "Not yet available" not in section
+    federal, provincial = section.split("Provinces and territories:")
+    # Ottawa's December offer: no P/T would sign; Ontario fails on its own condition, eight on the LMA.
+    assert "Federal: December 2013" in federal and "0 of 13 would sign" in federal
+    assert "fails ON — No funding taken from programs that serve vulnerable workers." in federal
+    assert ("fails NL, PE, NS, SK, YT, NT, NU — No money taken from existing Labour Market Agreement programs."
+            in federal)
+    assert "unknown NB, MB, AB" in federal
+    # The P/Ts' January counter-proposal: Quebec's conditions are met; the others' are in words only.
+    assert "1 of 13 would sign" in provincial
+    assert "meets QC" in provincial
+    assert "unknown NL, PE, NS, NB, ON, MB, SK, AB, BC, YT, NT, NU" in provincial
+
+
+def test_a_jurisdictions_brief_gives_its_own_verdict_and_why(client, cjg):
+    html = client.get("/jurisdictions/ON/briefing").content.decode()
+    section = visible(html, 'id="brief-sign"', 'id="brief-changes"')
+    assert section.count("of 13 would sign") == 2
+    assert "fails ON — No funding taken from programs that serve vulnerable workers." in section
+    assert "unknown ON — Cannot be checked: Each P/T picks the source" in section
+    assert "QC" not in section  # the other P/Ts' verdicts are in the negotiation's brief
+
+
+def test_who_would_sign_in_french(client, cjg):
+    html = client.get("/fr/negotiations/canada-job-grant/briefing").content.decode()
+    section = visible(html, 'id="brief-sign"', 'id="brief-changes"')
+    assert "Qui signerait" in section
+    assert "0 sur 13 signeraient" in section and "1 sur 13 signeraient" in section
+    assert "Provinces et territoires\xa0:" in section
+    assert "répond QC" in section
+
+
 def test_since_picks_the_changes(client, cjg):
     early = client.get("/negotiations/canada-job-grant/briefing?since=2014-01-29").content.decode()
-    changes = early[early.index("What changed since 2014-01-29"):early.index("Key quotes")]
-    assert "2014-01-29" in changes and "2014-01-28" not in changes
+    changes = early[early.index("What changed since January 29, 2014"):early.index("Key quotes")]
+    assert "January 29, 2014" in changes and "January 28, 2014" not in changes
     late = client.get("/negotiations/canada-job-grant/briefing?since=2015-01-01").content.decode()
     assert "Nothing recorded since then." in late
 
@@ -95,11 +137,13 @@ def test_the_pdf_has_one_or_two_pages_with_its_headings_and_figures(client, cjg)
     assert 1 <= len(reader.pages) <= 2
     text = re.sub(r"\s+", " ", " ".join(page.extract_text() for page in reader.pages))
     for heading in ("Canada Job Grant", "Where each government stands", "The latest offer of each side",
-                    "Who would sign", "What changed since 2014-01-01", "Key quotes", "Key dates"):
+                    "Who would sign", "What changed since January 1, 2014", "Key quotes", "Key dates"):
         assert heading in text, heading
     assert f"Federal cost {national('federal-dec-2013', 'federal_cost')}" in text
     assert f"Employer cost {national('pt-counter-jan-2014', 'employer_cost')}" in text
     assert "The Labour Market Agreements expire" in text
+    assert "0 of 13 would sign" in text and "1 of 13 would sign" in text
+    assert "meets QC" in text
 
 
 @needs_pdf
@@ -134,8 +178,30 @@ def test_the_word_document_has_the_headings_and_figures(client, cjg):
     headings = [p.text for p in document.paragraphs if p.style.name.startswith(("Heading", "Title"))]
     assert headings[0] == "Ontario: Canada Job Grant"
     for heading in ("Where it stands", "The latest offer of each side", "Who would sign",
-                    "What changed since 2014-01-01", "Key quotes", "Key dates"):
+                    "What changed since January 1, 2014", "Key quotes", "Key dates"):
         assert heading in headings, heading
     cells = [[cell.text for cell in row.cells] for table in document.tables for row in table.rows]
     assert ["Federal cost", for_jurisdiction("federal-dec-2013", "ON", "federal_cost")] in cells
-    assert ["ON", "conditional", "2014-01-29"] == cells[1][:3]
+    assert ["ON", "conditional", "January 29, 2014"] == cells[1][:3]
+    paragraphs = [p.text for p in document.paragraphs]
+    signs = paragraphs[paragraphs.index("Who would sign") + 1:paragraphs.index("What changed since January 1, 2014")]
+    assert any(line.endswith("0 of 13 would sign") and line.startswith("Federal: ") for line in signs)
+    assert "fails ON — No funding taken from programs that serve vulnerable workers." in signs
+
+
+def test_the_brief_writes_dates_in_words_in_the_readers_language(client, cjg):
+    from docx import Document
+
+    english = unescape(client.get("/jurisdictions/ON/briefing?since=2014-01-01").content.decode())
+    french = unescape(client.get("/fr/jurisdictions/ON/briefing?since=2014-01-01").content.decode())
+    word = Document(io.BytesIO(client.get("/fr/jurisdictions/ON/briefing.docx?since=2014-01-01").content))
+    word_text = "\n".join([p.text for p in word.paragraphs]
+                          + [cell.text for table in word.tables for row in table.rows for cell in row.cells])
+    assert "January 29, 2014" in english  # Ontario's conditional stance, since
+    for text in (french, word_text):
+        assert "29 janvier 2014" in text
+        assert "1 janvier 2014" in text or "1er janvier 2014" in text  # the date picked
+    # No date in figures outside the form's own field and the links that carry it.
+    visible = re.sub(r'(value|href)="[^"]*"', "", french)
+    assert not re.search(r"\b20\d\d-\d\d-\d\d\b", visible)
+    assert not re.search(r"\b20\d\d-\d\d-\d\d\b", word_text)

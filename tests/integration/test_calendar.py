@@ -83,6 +83,35 @@ def test_an_edit_keeps_the_uid_and_raises_sequence_and_last_modified(client, neg
     assert after.decoded("DTSTAMP") == after.decoded("LAST-MODIFIED")
 
 
+def test_the_calendar_under_fr_is_in_french_and_says_so(client, negotiation):
+    negotiation.title_fr = "Subvention canadienne pour l'emploi"
+    negotiation.save()
+    MeetingFactory(negotiation=negotiation, slug="toronto", title="Ministers meet", title_fr="Les ministres se réunissent",
+                   date=datetime.date(2013, 11, 8), location="Toronto")
+    key_date(negotiation, title_fr="Les EMT prennent fin", note_fr="Fin des ententes.",
+             date_precision=DatePrecision.MONTH)
+    response = client.get("/fr/negotiations/cjg/calendar.ics")
+    found = events(response)
+    calendar = Calendar.from_ical(response.content)
+    assert str(calendar["X-WR-CALNAME"]) == "Subvention canadienne pour l'emploi\xa0: réunions et dates clés"
+    # The same UIDs as the English calendar: one event, whichever copy a program has.
+    assert set(found) == {"meeting-toronto@testserver", "keydate-lma-expiry@testserver"}
+    meeting = found["meeting-toronto@testserver"]
+    assert str(meeting["SUMMARY"]) == "Les ministres se réunissent"
+    assert meeting["SUMMARY"].params["LANGUAGE"] == "fr-CA"
+    assert str(meeting["URL"]).startswith("http://testserver/fr/meetings/toronto")
+    deadline = found["keydate-lma-expiry@testserver"]
+    assert str(deadline["SUMMARY"]) == "Les EMT prennent fin"
+    description = str(deadline["DESCRIPTION"])
+    assert "Fin des ententes." in description and "Source\xa0:" in description
+    assert "La date n'est connue qu'au mois près." in description
+    assert str(deadline["CATEGORIES"].cats[0]) == "échéance"
+    assert str(deadline["URL"]) == "http://testserver/fr/negotiations/cjg/stances"
+    english = events(client.get("/negotiations/cjg/calendar.ics"))
+    assert str(english["meeting-toronto@testserver"]["SUMMARY"]) == "Ministers meet"
+    assert english["meeting-toronto@testserver"]["SUMMARY"].params["LANGUAGE"] == "en-CA"
+
+
 def test_unknown_negotiation_is_404(client):
     assert client.get("/negotiations/nothing/calendar.ics").status_code == 404
 
@@ -117,5 +146,5 @@ def test_the_overview_shows_upcoming_dates_relative_to_today(client, negotiation
     monkeypatch.setattr("django.utils.timezone.localdate", lambda *args, **kwargs: datetime.date(2026, 12, 3))
     later = client.get("/").content.decode()
     later_section = later[later.index('id="upcoming-heading"'):].split("</section>")[0]
-    assert "No meeting or key date after 2026-12-03." in later_section
+    assert "No meeting or key date after December 3, 2026." in later_section
     assert "The grant starts" in later_section  # listed among the key dates on record

@@ -5,6 +5,7 @@ from the pages.
 """
 
 import datetime
+import html
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -140,3 +141,99 @@ def test_the_data_set_feed_is_valid_atom(client):
     assert len(items) == 50
     assert len({item["id"] for item in items}) == 50
     assert all(item["updated"] and item["link"].startswith("http://testserver/") for item in items)
+
+
+XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
+
+
+def translation_link(feed):
+    """The feed's link to itself in the other language: (hreflang, href)."""
+    link = next(link for link in feed.findall(f"{ATOM}link") if link.get("hreflang"))
+    return link.get("hreflang"), link.get("href")
+
+
+@pytest.fixture
+def french(world):
+    """The world's record with its French text written."""
+    negotiation = world["said"].negotiation
+    negotiation.title_fr = "Subvention canadienne pour l'emploi"
+    negotiation.save()
+    world["meeting"].title_fr = "Les ministres se réunissent à Toronto"
+    world["meeting"].save()
+    world["offer"].title_fr = "Offre de décembre"
+    world["offer"].save()
+    world["changed"].summary_fr = "Accepterait avec de la souplesse."
+    world["changed"].save()
+    ontario = world["changed"].jurisdiction
+    ontario.name_fr = "Ontario (fr)"
+    ontario.save()
+    return world
+
+
+def test_a_feed_under_fr_is_in_french_with_the_records_french_text_and_french_links(client, french):
+    feed = parse(client.get("/fr/negotiations/cjg/feed"))
+    summaries = [html.unescape(item["summary"]) for item in entries(feed)]
+    assert feed.get(XML_LANG) == "fr-CA"
+    assert feed.findtext(f"{ATOM}title") == "Subvention canadienne pour l'emploi\xa0: derniers événements"
+    assert feed.findtext(f"{ATOM}subtitle").startswith("Positions, déclarations, réunions et offres")
+    alternate = next(link for link in feed.findall(f"{ATOM}link") if link.get("rel") == "alternate")
+    assert alternate.get("href") == "http://testserver/fr/negotiations/cjg/stances"
+    # The same feed in English, for readers who want it.
+    assert translation_link(feed) == ("en-CA", "http://testserver/negotiations/cjg/feed")
+    items = entries(feed)
+    titles = [item["title"] for item in items]
+    assert titles[0] == f"Déclaration\xa0: Brad Duguid\xa0: «\xa0{french['said'].quote}\xa0»"
+    assert titles[1] == ("Position\xa0: Ontario (fr)\xa0: conditionnelle "
+                         "(Subvention canadienne pour l'emploi)")
+    assert titles[2] == "Offre\xa0: Offre de décembre"
+    assert titles[3] == "Réunion\xa0: Les ministres se réunissent à Toronto"
+    assert all(item["link"].startswith("http://testserver/fr/") for item in items)
+    assert items[2]["link"] == f"http://testserver/fr/offers/{french['offer'].slug}/"
+    # The words around the record's own text are French, the dates and colons too.
+    assert "La position est passée de s'oppose à conditionnelle." in summaries[1]
+    assert "Accepterait avec de la souplesse." in summaries[1]
+    assert "Would accept" not in summaries[1]
+    assert "29 janvier 2014" in summaries[0]
+    assert "Source\xa0: The Canadian Press, «\xa0" in summaries[0]
+    assert "Déposée par CA" in summaries[2]
+    # A quote stays in its language, and says which.
+    assert '<blockquote lang="en">“The provinces remain united on this.”</blockquote>' in summaries[0]
+    # Entry ids do not change with the language: a reader switching feeds sees the same entries.
+    english = entries(parse(client.get("/negotiations/cjg/feed")))
+    assert [item["id"] for item in items] == [item["id"] for item in english]
+
+
+def test_the_plain_address_stays_english(client, french):
+    feed = parse(client.get("/negotiations/cjg/feed"))
+    assert feed.get(XML_LANG) == "en-CA"
+    assert feed.findtext(f"{ATOM}title") == "Canada Job Grant: latest events"
+    assert translation_link(feed) == ("fr-CA", "http://testserver/fr/negotiations/cjg/feed")
+    items = entries(feed)
+    assert [item["title"] for item in items[1:4]] == [
+        "Position: Ontario: conditional (Canada Job Grant)", "Offer: December offer", "Meeting: Ministers meet in Toronto"]
+    assert "Stance changed from opposes to conditional." in items[1]["summary"]
+    assert "Would accept with flexibility." in items[1]["summary"]
+    assert "Jan. 29, 2014" in items[0]["summary"] or "January 29, 2014" in items[0]["summary"]
+    assert not any("/fr/" in item["link"] for item in items)
+
+
+def test_each_feed_answers_in_french_under_fr(client, french):
+    ontario = parse(client.get("/fr/jurisdictions/ON/feed"))
+    assert ontario.findtext(f"{ATOM}title") == "Ontario (fr)\xa0: chronologie"
+    assert ontario.findtext(f"{ATOM}subtitle") == (
+        "Ontario (fr)\xa0: positions, déclarations, réunions et offres, des plus récentes aux plus anciennes.")
+    assert translation_link(ontario) == ("en-CA", "http://testserver/jurisdictions/ON/feed")
+    person = parse(client.get("/fr/people/brad-duguid/feed"))
+    assert person.findtext(f"{ATOM}title") == "Déclarations de Brad Duguid"
+    assert entries(person)[0]["title"].startswith("Déclaration\xa0: Brad Duguid")
+    search = parse(client.get("/fr/search/feed?q=december"))
+    assert search.findtext(f"{ATOM}title") == "Recherche\xa0: december"
+    alternate = next(link for link in search.findall(f"{ATOM}link") if link.get("rel") == "alternate")
+    assert alternate.get("href") == "http://testserver/fr/search/?q=december"
+    assert translation_link(search) == ("en-CA", "http://testserver/search/feed?q=december")
+    assert entries(search)[0]["title"] == "Offre\xa0: Offre de décembre"
+
+
+def test_french_pages_link_to_the_french_feed(client, french):
+    html = client.get("/fr/jurisdictions/ON/").content.decode()
+    assert 'href="/fr/jurisdictions/ON/feed"' in html

@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 
 from grants import selectors
 from grants.fiscal import LINE_NAMES
+from grants.presentation import LINE_LABELS
 from negotiations.models import JurisdictionTreatment, PhaseInStep
 from tests.factories import JurisdictionFactory, OfferFactory, ProgramEnvelopeFactory
 
@@ -382,8 +383,15 @@ def test_small_employer_gap_is_shown(client, phased):
 # --- CSV -----------------------------------------------------------------------------------------
 
 
+# The CSV's header is words (issue 16.9); the tests read its columns by their keys.
+CSV_KEYS = {"Code": "code", "Province or territory": "jurisdiction", "Basis": "basis",
+            **{str(label): line for line, label in LINE_LABELS.items()}}
+
+
 def read_csv(response) -> list[dict[str, str]]:
-    return list(csv.DictReader(io.StringIO(response.content.decode())))
+    reader = csv.reader(io.StringIO(response.content.decode()))
+    keys = [CSV_KEYS[name] for name in next(reader)]
+    return [dict(zip(keys, row)) for row in reader]
 
 
 def test_csv_rows_add_up_to_the_national_total(client, budget):
@@ -393,7 +401,10 @@ def test_csv_rows_add_up_to_the_national_total(client, budget):
     assert response["Content-Type"].startswith("text/csv")
     assert response["Content-Disposition"] == 'attachment; filename="budget-2013-fiscal-effect.csv"'
     header = next(csv.reader(io.StringIO(response.content.decode())))
-    assert header == ["code", "jurisdiction", *LINE_NAMES, "basis"]  # the last: what each row's figures rest on
+    # Words, not keys; the last: what each row's figures rest on.
+    assert header == ["Code", "Province or territory", "Trainees", "Federal cost", "Provincial cost", "Employer cost",
+                      "LMA diverted", "LMDA redirected", "P/T new money", "LMA allocation", "LMA remaining",
+                      "P/Ts must find", "Employer shortfall", "P/T liability", "Basis"]
     rows = read_csv(response)
     assert [row["code"] for row in rows] == [code for code, *_rest in PTS] + ["total"]
     total = rows[-1]
@@ -422,8 +433,23 @@ def test_csv_honours_the_scenario(client, december):
 
 def national_changes(page: Node) -> dict[str, list[str]]:
     table = page.find("table", id="compare-national")
-    return {row.attrs["data-line"]: [cell.text() for cell in row.find_all("td")]
+    return {row.attrs["data-line"]: [figure_text(cell) for cell in row.find_all("td")]
             for row in table.find("tbody").find_all("tr")}
+
+
+def figure_text(cell: Node) -> str:
+    """A cell's figure, without the mark that says what a difference means for the P/Ts."""
+    return " ".join(" ".join(child for child in cell.children if isinstance(child, str)).split())
+
+
+def readings(page: Node, table_id: str) -> dict[str, tuple[str, str]]:
+    """The national row of a comparison table: line -> (the mark's class, its words)."""
+    table = page.find("table", id=table_id)
+    cells = {}
+    for cell in table.find_all("td"):
+        if "data-line" in cell.attrs and cell.attrs["data-line"] not in cells:
+            cells[cell.attrs["data-line"]] = (cell.attrs.get("data-reading", ""), cell.text())
+    return cells
 
 
 def test_compare_two_offers_nationally_and_by_jurisdiction(client, december):
@@ -449,6 +475,36 @@ def test_compare_with_the_status_quo(client, budget):
     options = [option.attrs["value"] for option in page.find("select", name="a").find_all("option")]
     assert options == ["status-quo", "budget-2013"]
     assert "Status quo (the LMA as it is, no grant)" in page.find("select", name="a").text()
+
+
+def test_compare_colours_each_difference_by_what_it_means_for_the_provinces_with_a_legend(client, budget):
+    # Issue 16.9: not by sign. Budget 2013 against the status quo: the LMA remaining falls (worse for the
+    # P/Ts), what they must find rises (worse), Ottawa puts in more (better); trainees mean neither.
+    page = page_of(client.get("/compare/?a=status-quo&b=budget-2013"))
+    national = page.find("table", id="compare-national")
+    marks = {row.attrs["data-line"]: row.find_all("td")[-1] for row in national.find("tbody").find_all("tr")}
+    assert marks["lma_remaining"].attrs["class"] == "num diff-worse"
+    assert marks["provinces_need"].attrs["class"] == "num diff-worse"
+    assert marks["federal_cost"].attrs["class"] == "num diff-better"
+    assert marks["trainees"].attrs["class"] == "num"
+    # Not colour alone: a mark, and words for screen readers.
+    assert "✗" in marks["lma_remaining"].text()
+    assert "worse for the provinces and territories" in marks["lma_remaining"].text()
+    assert "better for the provinces and territories" in marks["federal_cost"].text()
+    assert "for the provinces and territories" not in marks["trainees"].text()
+    by_pt = readings(page, "compare-by-jurisdiction")
+    assert by_pt["lma_remaining"][0] == "worse" and by_pt["federal_cost"][0] == "better"
+    legend = page.find("p", id="diff-legend").text()
+    assert "better for them" in legend and "worse for them" in legend
+
+
+def test_a_fall_in_what_the_provinces_must_find_reads_as_better(client, december):
+    page = page_of(client.get("/compare/?a=budget-2013&b=federal-dec-2013"))
+    national = page.find("table", id="compare-national")
+    marks = {row.attrs["data-line"]: row.find_all("td")[-1] for row in national.find("tbody").find_all("tr")}
+    assert figure_text(marks["provinces_need"]) == "\u2212$300,000,000"
+    assert marks["provinces_need"].attrs["class"] == "num diff-better"
+    assert marks["provincial_cost"].attrs["class"] == "num diff-better"
 
 
 def test_compare_defaults_to_an_offer_and_the_one_it_answers(client, december):

@@ -3,15 +3,22 @@
 import datetime
 import io
 import json
+import re
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.core.management import call_command
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 
+from grants.models import Scenario
 from negotiations import bounds
+from negotiations.article_import import _parse_date
 from negotiations.loading import DEFAULT_DATASET, DatasetError, load_dataset
-from negotiations.models import Meeting, Offer, Position, Statement
+from negotiations.models import ArticleImport, KeyDate, Meeting, Offer, Position, ProposedStatement, Statement
+from negotiations.services import imports
 from tests.factories import UserFactory
+from tests.offer_world import offer_post
 
 pytestmark = pytest.mark.django_db
 
@@ -50,6 +57,7 @@ PAGES = [
     "/jurisdictions/ON/", "/jurisdictions/CA/", "/jurisdictions/ON/?date_from=2013-01-01&date_to=2014-12-31",
     "/offers/", "/compare/", "/statements/", "/meetings/", "/people/", "/sources/",
     "/api/offers", "/api/statements", "/api/positions", "/api/meetings", "/api/jurisdictions/ON/timeline",
+    "/negotiations/canada-job-grant/", "/negotiations/canada-job-grant/calendar.ics",
 ]
 
 
@@ -69,7 +77,9 @@ def test_the_matrix_keeps_to_the_densest_span_and_says_so(client, cjg):
     page = client.get("/negotiations/canada-job-grant/stances").content.decode()
     assert 0 < page.count('<th scope="col" class="month">') <= bounds.MAX_SPAN_MONTHS
     assert '<time datetime="2013-11">' in page  # the record itself is still shown
-    assert "runs from 0001-01-01 to 9999-12-31; the matrix shows the months where most of it lies" in page
+    # (dates in words: "January 1, 1 to December 31, 9999")
+    assert re.search(r"runs from January 1, 0*1 to December 31, 9999; the matrix shows the months where most of it lies",
+                     page)
     assert '<time datetime="2012-11">' not in page  # nor twenty empty years around it
 
 
@@ -129,5 +139,122 @@ def test_the_timeline_filter_refuses_a_date_outside_the_range(client, cjg):
 def test_the_loader_refuses_a_date_outside_the_range(cjg):
     data = json.loads(DEFAULT_DATASET.read_text())
     data["statements"][0]["date"] = "9999-12-31"
+    with pytest.raises(DatasetError, match="between 1900-01-01 and 2100-12-31"):
+        load_dataset(data)
+
+
+# The newer models' dates (issues 14 to 19): each has the validator and a database constraint.
+NEWER_DATES = [(KeyDate, "date"), (ArticleImport, "published_on"), (ProposedStatement, "date"),
+               (Offer, "agreed_on"), (Offer, "withdrawn_on"), (Scenario, "as_of")]
+
+
+@pytest.mark.parametrize(("model", "name"), NEWER_DATES)
+@pytest.mark.parametrize("far", [FAR[0], FAR[1], datetime.date(1899, 12, 31), datetime.date(2101, 1, 1)])
+def test_the_newer_dates_refuse_a_date_outside_the_range(model, name, far):
+    field = model._meta.get_field(name)
+    with pytest.raises(ValidationError, match=RANGE_WORDS):
+        field.clean(far, None)
+    for edge in (bounds.EARLIEST_DATE, bounds.LATEST_DATE):
+        assert field.clean(edge, None) == edge
+    assert f"{model._meta.model_name}_{name}_range" in {c.name for c in model._meta.constraints}
+
+
+def refused_by_the_database(queryset, **values):
+    with pytest.raises(IntegrityError), transaction.atomic():
+        queryset.update(**values)
+
+
+@pytest.fixture
+def article_import(cjg):
+    article = ("OTTAWA - The federal minister said on Monday: \"The grant stays as it is,\" "
+               "after the meeting with the provinces.\n\nThe provinces said they would reply.")
+    created, _ = imports.article_import_create(
+        actor=None, data=article, negotiation=Offer.objects.first().negotiation,
+        published=datetime.date(2013, 11, 4))
+    if not created.proposals.exists():
+        ProposedStatement.objects.create(article_import=created, order=1, quote="The grant stays as it is.")
+    return created
+
+
+def test_the_database_refuses_the_newer_dates_outside_the_range(cjg, article_import, editor):
+    for far in (FAR[0], FAR[1]):
+        refused_by_the_database(KeyDate.objects.all(), date=far)
+        refused_by_the_database(Offer.objects.all(), agreed_on=far)
+        refused_by_the_database(Offer.objects.all(), withdrawn_on=far)
+        refused_by_the_database(ArticleImport.objects.all(), published_on=far)
+        refused_by_the_database(ProposedStatement.objects.all(), date=far)
+    # Empty stays allowed where the field may be empty.
+    Offer.objects.update(agreed_on=None, withdrawn_on=None)
+    ArticleImport.objects.update(published_on=None)
+    ProposedStatement.objects.update(date=None)
+
+
+def test_the_withdraw_form_refuses_a_date_outside_the_range(client, cjg, editor):
+    offer = Offer.objects.order_by("pk").first()
+    response = client.post(reverse("negotiations:offer_withdraw", args=[offer.slug]),
+                           {"withdrawal_reason": "Gone", "withdrawn_on": "9999-12-31"})
+    assert response.status_code == 400
+    assert RANGE_WORDS in response.content.decode()
+    offer.refresh_from_db()
+    assert offer.withdrawn_on is None and offer.status != Offer.Status.WITHDRAWN
+
+
+def test_the_offer_form_refuses_an_agreed_date_outside_the_range(client, cjg, editor):
+    response = client.post(reverse("negotiations:offer_new"), offer_post(agreed_on="0014-03-01"))
+    assert response.status_code in (200, 400)
+    assert RANGE_WORDS in str(response.context["form"].errors["agreed_on"])
+    assert not Offer.objects.filter(agreed_on__year=14).exists()
+
+
+@pytest.mark.parametrize("date", ["9999-12-31", "0001-01-01"])
+def test_the_scenario_form_refuses_a_date_outside_the_range_and_the_database_too(client, cjg, editor, date):
+    data = offer_post(title="Far scenario", tabled_on=date)
+    response = client.post("/scenarios/new", data)
+    assert response.status_code in (200, 400)
+    assert RANGE_WORDS in response.content.decode()
+    assert not Scenario.objects.exists()
+    response = client.post("/scenarios/new", {**data, "tabled_on": "2014-01-29"})
+    assert Scenario.objects.count() == 1, response.content.decode()[:2000]
+    refused_by_the_database(Scenario.objects.all(), as_of=datetime.date.fromisoformat(date))
+
+
+def test_the_article_import_refuses_a_publication_date_outside_the_range(client, cjg, editor):
+    negotiation = Offer.objects.first().negotiation
+    response = client.post("/imports/new", {"text": "OTTAWA - An article.", "negotiation": negotiation.slug,
+                                            "published": "9999-12-31"})
+    assert response.status_code in (200, 400)
+    assert RANGE_WORDS in response.content.decode()
+    assert not ArticleImport.objects.exists()
+
+
+def test_the_import_review_refuses_dates_outside_the_range(client, article_import, editor):
+    response = client.post(reverse("negotiations:import_source", args=[article_import.pk]), {
+        "outlet": "Ledger", "title": "A title", "author": "", "published_on": "0001-01-01",
+        "date_precision": "day", "url": ""})
+    assert response.status_code in (200, 400)
+    assert RANGE_WORDS in response.content.decode()
+    article_import.refresh_from_db()
+    assert article_import.published_on == datetime.date(2013, 11, 4)
+    proposal = article_import.proposals.first()
+    with pytest.raises(ValidationError, match=RANGE_WORDS):
+        imports.proposal_decide(actor=editor, proposal=proposal, decision=ProposedStatement.Decision.EDITED,
+                                changes={"date": datetime.date(9999, 12, 31)})
+
+
+@pytest.mark.parametrize("text", ["December 31, 9999", "1 January 0014", "9999-12-31", "March 2150"])
+def test_an_article_date_outside_the_range_is_no_date_found(text):
+    assert _parse_date(text, anchor=None) == (None, "day")
+    assert _parse_date("November 4, 2013", anchor=None)[0] == datetime.date(2013, 11, 4)
+
+
+def test_the_briefing_refuses_a_date_outside_the_range(client, cjg):
+    response = client.get("/negotiations/canada-job-grant/briefing?since=0001-01-01")
+    assert response.status_code == 400
+    assert RANGE_WORDS in response.content.decode()
+
+
+def test_the_loader_refuses_a_key_date_or_agreed_date_outside_the_range(cjg):
+    data = json.loads(DEFAULT_DATASET.read_text())
+    data["key_dates"][0]["date"] = "9999-12-31"
     with pytest.raises(DatasetError, match="between 1900-01-01 and 2100-12-31"):
         load_dataset(data)

@@ -1,10 +1,14 @@
 """Issue 13.7: a database that accepts connections but never answers does not hang the site."""
 
+import os
 import runpy
+import selectors
 import socket
+import sqlite3
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from django.db import connections
@@ -58,6 +62,85 @@ def hung_database(silent_listener, monkeypatch, django_db_blocker):
     connections["default"] = original
 
 
+class FreezableProxy:
+    """A TCP proxy to a real server that, once frozen, passes nothing either way and answers no one:
+    a connection made before then stays open, as to a server whose host froze."""
+
+    def __init__(self, upstream: tuple[str, int]):
+        self.upstream = upstream
+        self.server = socket.socket()
+        self.server.bind(("127.0.0.1", 0))
+        self.server.listen(64)
+        self.port = self.server.getsockname()[1]
+        self.frozen, self.stopped = threading.Event(), threading.Event()
+        self.sockets = [self.server]
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.server, selectors.EVENT_READ)
+            while not self.stopped.is_set():
+                if self.frozen.is_set():
+                    time.sleep(0.05)
+                    continue
+                for key, _ in selector.select(0.05):
+                    if key.data is None:
+                        client = self.server.accept()[0]
+                        upstream = socket.create_connection(self.upstream)
+                        self.sockets += [client, upstream]
+                        selector.register(client, selectors.EVENT_READ, upstream)
+                        selector.register(upstream, selectors.EVENT_READ, client)
+                        continue
+                    try:
+                        data = key.fileobj.recv(65536)
+                    except OSError:
+                        data = b""
+                    if data:
+                        key.data.sendall(data)
+                    else:
+                        selector.unregister(key.fileobj)
+                        key.fileobj.close()
+
+    def close(self):
+        self.stopped.set()
+        self.thread.join()
+        for sock in self.sockets:
+            sock.close()
+
+
+POSTGRESQL_URL = os.environ.get("FROZEN_TEST_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+
+
+@pytest.fixture
+def frozen_database(monkeypatch, django_db_blocker):
+    """The default database as the settings make it (persistent connections), reached through a
+    FreezableProxy to a real PostgreSQL, with a connection open; yields the proxy."""
+    from django.db.backends.postgresql.base import DatabaseWrapper
+
+    real = urlsplit(POSTGRESQL_URL)
+    try:
+        socket.create_connection((real.hostname, real.port or 5432), timeout=1).close()
+    except OSError:
+        pytest.skip(f"needs a PostgreSQL server at {real.hostname}:{real.port or 5432} (FROZEN_TEST_DATABASE_URL)")
+    proxy = FreezableProxy((real.hostname, real.port or 5432))
+    user = real.netloc.rpartition("@")[0]
+    monkeypatch.setenv("DATABASE_URL", real._replace(netloc=f"{user}@127.0.0.1:{proxy.port}" if user
+                                                     else f"127.0.0.1:{proxy.port}").geturl())
+    monkeypatch.setenv("CONN_MAX_AGE", "600")
+    configured = runpy.run_path(str(SETTINGS))["DATABASES"]["default"]
+    wrapper = DatabaseWrapper(connections.configure_settings({"default": configured})["default"], alias="default")
+    original = connections["default"]
+    connections["default"] = wrapper
+    with django_db_blocker.unblock():
+        with wrapper.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        yield proxy
+    connections["default"] = original
+    proxy.close()  # the frozen connection ends: a request still waiting on it returns
+    wrapper.close()
+
+
 def timed(call):
     start = time.monotonic()
     response = call()
@@ -91,3 +174,46 @@ def test_the_api_answers_503_in_json(client, hung_database):
 def test_head_healthz_answers_200(client, db):
     response = client.head("/healthz")
     assert response.status_code == 200 and response.content == b""
+
+
+def test_healthz_answers_503_within_two_seconds_over_a_persistent_connection_to_a_frozen_database(
+        client, frozen_database):
+    assert client.get("/healthz").status_code == 200
+    assert connections["default"].connection is not None  # the persistent connection stays open
+    frozen_database.frozen.set()
+    # Were /healthz to wait on the open connection, it would wait for ever: after 5 s the proxy hangs up.
+    watchdog = threading.Timer(5, frozen_database.close)
+    watchdog.start()
+    try:
+        response, seconds = timed(lambda: client.get("/healthz"))
+    finally:
+        watchdog.cancel()
+    assert seconds < 2.0, f"/healthz waited {seconds:.1f} s on the open connection"
+    assert response.status_code == 503
+
+
+@pytest.fixture
+def locked_sqlite_database(tmp_path, django_db_blocker):
+    """The default database as a SQLite file on which another process holds an exclusive lock."""
+    from django.db.backends.sqlite3.base import DatabaseWrapper
+
+    path = tmp_path / "locked.sqlite3"
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("CREATE TABLE t (x)")
+    settings = connections.configure_settings({"default": {
+        "ENGINE": "django.db.backends.sqlite3", "NAME": str(path), "OPTIONS": {"timeout": 20}}})["default"]
+    wrapper = DatabaseWrapper(settings, alias="default")
+    original = connections["default"]
+    connections["default"] = wrapper
+    holder.execute("BEGIN EXCLUSIVE")
+    with django_db_blocker.unblock():
+        yield
+    connections["default"] = original
+    holder.execute("ROLLBACK")
+    holder.close()
+    wrapper.close()
+
+
+def test_healthz_waits_for_a_locked_sqlite_database_at_most_a_second(client, locked_sqlite_database):
+    response, seconds = timed(lambda: client.get("/healthz"))
+    assert response.status_code == 503 and seconds < 2.0

@@ -116,6 +116,21 @@ def test_terms_that_do_not_add_up_show_the_form_s_messages_instead_of_figures(ed
     assert 'data-line="trainees"' not in html
 
 
+def test_terms_that_do_not_add_up_leave_room_for_the_last_figures_marked_out_of_date(editor_client, budget):
+    # Issue 16.5: the preview keeps the last good figures (offer-form.js copies them into this slot),
+    # under the problems and said to be out of date; the figures themselves are one block it can copy.
+    good = editor_client.post(URL, offer_post(), **HTMX).content.decode()
+    assert re.search(r'<div class="preview-figures" data-preview-figures>.*data-line="trainees"', good, re.S)
+
+    bad = editor_client.post(URL, offer_post(employer_amount="4000"), **HTMX).content.decode()
+    slot = re.search(r'<div class="preview-stale" data-preview-stale role="group" '
+                     r'aria-labelledby="preview-stale-note" hidden>(.*?)</div>\s*</div>', bad, re.S)
+    assert slot, bad
+    assert "Out of date: these figures are from your last valid terms." in slot.group(1)
+    assert bad.index("The federal, provincial and employer amounts") < bad.index("data-preview-stale")
+    assert "The terms do not add up (1 problem); the figures shown are from your last valid terms." in bad
+
+
 def test_a_rule_only_the_engine_knows_is_shown_too(editor_client, budget):
     # More than the whole LMA envelope: the terms add up, but the engine refuses the scale.
     response = editor_client.post(URL, offer_post(scale_amount="900000000"), **HTMX)

@@ -120,7 +120,7 @@ def test_duplicate_position_raises_position_exists(actor, negotiation, ontario):
     with pytest.raises(PositionExists) as error:
         record_position(actor, negotiation, ontario)
     assert str(error.value) == (
-        f"Ontario already has a position on {negotiation.title} as of 2014-01-29. "
+        f"Ontario already has a position on {negotiation.title} as of January 29, 2014. "
         "Change that position in the admin, or pick another date."
     )
     assert error.value.jurisdiction == ontario and error.value.as_of == DAY

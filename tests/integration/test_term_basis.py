@@ -70,7 +70,7 @@ def test_the_offer_page_marks_assumed_and_inferred_values(client, cjg):
     page = client.get(reverse("negotiations:offer", args=["pt-counter-jan-2014"])).content.decode()
     assert re.search(r'<details class="basis-mark basis-assumed" data-term="scale"><summary>assumed', page)
     assert 'data-term="treatments.QC"><summary>inferred' in page
-    assert "Rests on 27 assumed terms" in page and "agreed on 2014-01-28" in page
+    assert "Rests on 27 assumed terms" in page and "agreed on January 28, 2014" in page
     assert "keeps December&#x27;s 60,000 trainees" in page  # the note is readable text, not colour
 
 
@@ -83,7 +83,7 @@ def test_fiscal_page_compare_and_csv_say_what_figures_rest_on(client, cjg):
     compare = client.get(reverse("grants:compare") + "?a=federal-dec-2013&b=pt-counter-jan-2014").content.decode()
     assert compare.count("figure-basis-mark") >= 20
     csv = client.get(reverse("grants:fiscal_csv", args=["pt-counter-jan-2014"])).content.decode().splitlines()
-    assert csv[0].endswith(",basis")
+    assert csv[0].endswith(",Basis")
     quebec = next(line for line in csv if line.startswith("QC,"))
     assert "inferred: " in quebec and "treatments.QC" in quebec and "treatments.ON" not in quebec
     assert "assumed: " in csv[-1] and "scale" in csv[-1]

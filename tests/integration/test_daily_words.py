@@ -1,0 +1,107 @@
+"""Words and numbers people read (issue 16.9), on the Canada Job Grant data set: no raw code where a label
+exists, every amount with separators, one date format (the formatter's, in words), a CSV header in words."""
+
+import csv
+import html
+import io
+import re
+
+import pytest
+from django.contrib.auth.models import Group
+
+from grants.models import Scenario
+from grants.selectors import forget_reference_data
+from negotiations.loading import DEFAULT_DATASET, load_dataset, read_dataset
+from negotiations.models import Jurisdiction, Offer
+from tests.factories import UserFactory
+from tests.offer_world import offer_post
+
+pytestmark = pytest.mark.django_db
+
+# Codes with a label: programs, treatments, term paths and the enum values of the choice terms.
+RAW_CODES = re.compile(
+    r"\b(PT_OWN|FEDERAL_NEW|opts_out_compensated|federal_direct|small_employer_gap_payer|shortfall_liability"
+    r"|employer_min_share|phase_in|max_grant|scale_program|federal_amount|provincial_amount|employer_amount"
+    r"|provinces_need|lma_remaining|(?:sources|split|treatments)\.\w+)\b|\((?:LMA|LMDA|CJF)\)|money from (?:LMA|LMDA|CJF)\b"
+)
+# An amount written without separators (300000000.00, 5000.00) or a count of five digits or more.
+RAW_NUMBERS = re.compile(r"(?<![\d.,-])(\d{4,}\.\d\d|\d{5,})(?![\d-])")
+ISO_DATES = re.compile(r"\b\d{4}-\d\d-\d\d\b")
+
+
+def seen(response) -> str:
+    """What a reader sees of a page: its text, its option labels and its tooltips (not scripts or data)."""
+    page = response.content.decode()
+    page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
+    tips = " ".join(re.findall(r'\b(?:title|aria-label)="([^"]*)"', page))
+    text = re.sub(r"<[^>]+>", " ", page)
+    return " ".join(html.unescape(f"{text} {tips}").split())
+
+
+@pytest.fixture
+def cjg(db):
+    forget_reference_data()
+    load_dataset(read_dataset(DEFAULT_DATASET))
+    forget_reference_data()
+    yield
+    forget_reference_data()
+
+
+@pytest.fixture
+def editor(cjg, client):
+    user = UserFactory(username="analyst")
+    user.groups.add(Group.objects.get(name="Editor"))
+    client.force_login(user)
+    return user
+
+
+def test_no_page_shows_a_raw_code_an_unseparated_amount_or_an_iso_date(client, editor):
+    client.post("/scenarios/new", offer_post(title="What if Quebec opts out", tabled_on="2014-01-29",
+                                               treatment_QC="opts_out_compensated"))
+    scenario = Scenario.objects.get()
+    pages = ["/", "/offers/", "/offers/new", "/compare/", "/scenarios/", scenario.get_absolute_url(),
+             "/negotiations/canada-job-grant/", "/negotiations/canada-job-grant/stances",
+             "/negotiations/canada-job-grant/distance"]
+    for offer in Offer.objects.order_by("tabled_on"):
+        pages += [offer.get_absolute_url(), f"/offers/{offer.slug}/fiscal/"]
+    for code in Jurisdiction.objects.values_list("code", flat=True)[:3]:
+        pages += [f"/jurisdictions/{code}/", f"/jurisdictions/{code}/offers"]
+    found = {}
+    for url in pages:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        text = seen(response)
+        problems = (RAW_CODES.findall(text) + RAW_NUMBERS.findall(text) + ISO_DATES.findall(text))
+        if problems:
+            found[url] = sorted({str(problem) for problem in problems})[:8]
+    assert found == {}
+
+
+def test_the_offer_page_names_programs_and_conditions_in_words(client, cjg):
+    page = seen(client.get("/offers/federal-nov-2013/"))
+    assert "PT_OWN" not in page and "sources.federal" not in page
+    assert "Provincial or territorial money from Province's or territory's own revenue" in page
+    # Why a P/T would not sign, in words and dollars: not "sources.federal.LMA is 5000.00".
+    assert "Federal money from Labour Market Agreements is $5,000; the condition asks = $0 (off by $5,000)" in page
+    assert "November 8, 2013" in page
+
+
+def test_the_negotiation_page_names_the_terms_and_their_values(client, cjg):
+    page = seen(client.get("/negotiations/canada-job-grant/"))
+    assert "Employer minimum share" in page and "Treatment of Quebec" in page
+    assert "opts out with compensation" in page and "nobody: fewer grants" in page
+    assert "March 21, 2013" in page
+
+
+def test_the_csv_header_is_words_and_its_figures_stay_plain(client, cjg):
+    rows = list(csv.reader(io.StringIO(client.get("/offers/federal-dec-2013/fiscal.csv").content.decode())))
+    assert rows[0][:4] == ["Code", "Province or territory", "Trainees", "Federal cost"]
+    assert rows[0][-1] == "Basis"
+    assert not any(RAW_CODES.search(name) for name in rows[0])
+    assert rows[-1][0] == "total" and rows[-1][3] == "600000000.00"  # values stay as spreadsheets read them
+
+
+def test_french_readers_get_french_dates_and_figures(client, cjg):
+    page = seen(client.get("/fr/negotiations/canada-job-grant/"))
+    assert "21 mars 2013" in page
+    assert not ISO_DATES.search(page)
