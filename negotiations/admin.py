@@ -694,8 +694,9 @@ class OfferAdmin(CurationAdmin):
         )
 
 
-class ConditionInline(RowsInline):
-    """A position's stated conditions: checks on a term, or words only (negotiations.acceptance)."""
+class ConditionInline(RowsInlineMixin, TranslationTabularInline):
+    """A position's stated conditions: checks on a term, or words only (negotiations.acceptance), the words
+    in both languages."""
 
     model = Condition
     fields = ("order", "kind", "text", "term", "operator", "value", "statement")

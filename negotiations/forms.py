@@ -216,6 +216,7 @@ class ConditionForm(forms.Form):
     """
 
     text = forms.CharField(label=_("In words"), max_length=300, required=False)
+    text_fr = forms.CharField(label=_("In words, in French"), max_length=300, required=False)
     term = forms.ChoiceField(label=_("Term"), required=False)
     operator = forms.ChoiceField(label=_("Check"), required=False,
                                  choices=[("", _("in words only")), *Condition.Operator.choices])
@@ -250,7 +251,7 @@ class ConditionForm(forms.Form):
         if not self.has_changed() or not self.cleaned_data.get("text"):
             return None
         data = self.cleaned_data
-        return {"text": data["text"], "term": data["term"], "operator": data["operator"],
+        return {"text": data["text"], "text_fr": data["text_fr"], "term": data["term"], "operator": data["operator"],
                 "value": data["value"].strip() if data["term"] else "", "statement": data["statement"]}
 
 

@@ -679,13 +679,17 @@ class _Loader:
                 "sources": [self._source_ref(named, "sources", key) for key in named.keys("sources")],
             })
             self._passages(named, position=position)
-            self._checks(named, position, write=outcome == "created" or self.update)
+            self._checks(named, position, write=outcome == "created" or self.update, french=french.get("checks", []))
 
-    def _checks(self, record: _Record, position: m.Position, *, write: bool) -> None:
-        """The conditions a position states (``checks``): a term, an operator and a value, or words only."""
+    def _checks(self, record: _Record, position: m.Position, *, write: bool, french: Any = ()) -> None:
+        """The conditions a position states (``checks``): a term, an operator and a value, or words only;
+        ``french`` is their words in French, in the same order."""
         raw_checks = record.raw.get("checks", [])
         if not isinstance(raw_checks, list):
             raise record.error("checks", "must be a list")
+        if not isinstance(french, list) or len(french) > len(raw_checks):
+            raise DatasetError(f"French texts of {record.name}", "checks",
+                               f"must be a list of at most {len(raw_checks)} texts, one per condition in order")
         for order, raw in enumerate(raw_checks):
             item = _Record(raw, record.name, f"checks[{order}].")
             statement = item.optional_text("statement")
@@ -697,7 +701,7 @@ class _Loader:
                 "value": item.text("value"),
                 "text": item.text("text", required=True),
                 "statement": self._statement_ref(item, "statement", statement) if statement else None,
-            }, write=write)
+            }, write=write, french={"text": french[order]} if order < len(french) else None)
 
     # Finding and writing records.
 
@@ -785,12 +789,16 @@ class _Loader:
         counts.unchanged += 1
         return obj, "unchanged"
 
-    def _term_row(self, model, record: _Record, lookup: dict, values: dict, *, write: bool) -> None:
+    def _term_row(self, model, record: _Record, lookup: dict, values: dict, *, write: bool,
+                  french: dict | None = None) -> None:
         if write:
-            self._upsert(model, record, lookup, values)
+            self._upsert(model, record, lookup, values, french=french)
             return
         counts = self.report.of(model.__name__)
         if model.objects.filter(**lookup).exists():
+            if french and not self.update:  # a row kept as users left it still gets the French it lacks
+                self._upsert(model, record, lookup, values, french=french)
+                return
             counts.unchanged += 1
         else:
             counts.skipped += 1

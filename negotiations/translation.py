@@ -62,7 +62,13 @@ class KeyDateTranslation(TranslationOptions):
     fields = ("title", "note")
 
 
+@register(models.Condition)
+class ConditionTranslation(TranslationOptions):
+    fields = ("text",)
+    required_languages = {"en": ("text",)}
+
+
 # The history keeps both languages: each historical model has the same columns (name_en, name_fr, …).
 for _model in (models.Jurisdiction, models.Person, models.Role, models.Negotiation, models.Source, models.Meeting,
-               models.Statement, models.Offer, models.Position, models.KeyDate):
+               models.Statement, models.Offer, models.Position, models.KeyDate, models.Condition):
     translator.register(_model.history.model, translator.get_options_for_model(_model).__class__)

@@ -8,6 +8,8 @@ conditions); a page that shows verdicts for several offers of one negotiation re
 import datetime
 from dataclasses import dataclass
 
+from django.utils.translation import get_language
+
 from negotiations import record_cache
 from negotiations.acceptance import (
     Condition as StatedCondition,
@@ -54,14 +56,16 @@ class Acceptance:
         return next((v for v in self.verdicts if v.jurisdiction == code), None)
 
 
-def position_book(negotiation_id: int) -> PositionBook:
-    """The P/Ts and every position of the negotiation with its conditions (two queries)."""
-    return position_books([negotiation_id])[negotiation_id]
+def position_book(negotiation_id: int, *, language: str | None = None) -> PositionBook:
+    """The P/Ts and every position of the negotiation with its conditions (two queries), the conditions'
+    words in ``language`` (the reader's by default) where they were written in it, else in English."""
+    return position_books([negotiation_id], language=language)[negotiation_id]
 
 
-def position_books(negotiation_ids) -> dict[int, PositionBook]:
+def position_books(negotiation_ids, *, language: str | None = None) -> dict[int, PositionBook]:
     """``position_book`` for several negotiations, in the same two queries."""
     negotiation_ids = list(negotiation_ids)
+    language = language or get_language()
     governments = tuple(
         Government(*row)
         for row in Jurisdiction.objects.exclude(kind=Jurisdiction.Kind.FEDERAL)
@@ -71,24 +75,28 @@ def position_books(negotiation_ids) -> dict[int, PositionBook]:
     rows = (
         Position.objects.filter(negotiation_id__in=negotiation_ids)
         .order_by("jurisdiction__code", "as_of", "pk", "checks__order", "checks__pk")
-        .values_list("negotiation_id", "pk", "jurisdiction__code", "as_of", "stance", "conditions",
+        .values_list("negotiation_id", "pk", "jurisdiction__code", "as_of", "stance", "conditions_en", "conditions_fr",
                      "checks__pk", "checks__kind", "checks__term", "checks__operator", "checks__value",
-                     "checks__text", "checks__statement__ref")
+                     "checks__text_en", "checks__text_fr", "checks__statement__ref")
     )
+    french = (language or "").startswith("fr")
     grouped: dict[int, dict] = {}
-    for negotiation_id, pk, code, as_of, stance, words, check_pk, kind, term, operator, value, text, ref in rows:
+    for (negotiation_id, pk, code, as_of, stance, words_en, words_fr, check_pk, kind, term, operator, value,
+         text_en, text_fr, ref) in rows:
+        # The reader's language where it was written, else the English (as modeltranslation falls back).
+        words, text = (words_fr or words_en, text_fr or text_en) if french else (words_en, text_en)
         entry = grouped.setdefault(pk, {"negotiation": negotiation_id, "code": code, "as_of": as_of, "stance": stance, "words": words,
                                         "conditions": []})
         if check_pk is not None:
             checkable = kind == Condition.Kind.CHECK
             entry["conditions"].append(StatedCondition(
-                text=text, term=term if checkable else "", operator=operator if checkable else "",
+                text=text or "", term=term if checkable else "", operator=operator if checkable else "",
                 value=value if checkable else "", statement=ref,
             ))
     positions: dict[int, dict[str, list]] = {negotiation_id: {} for negotiation_id in negotiation_ids}
     for entry in grouped.values():
         conditions = tuple(entry["conditions"])
-        if not conditions and entry["words"].strip():
+        if not conditions and (entry["words"] or "").strip():
             # Conditions stated only in the position's text: in words, never a guess.
             conditions = (StatedCondition(text=entry["words"].strip()),)
         stated = Stated(jurisdiction=entry["code"], stance=entry["stance"], conditions=conditions)
@@ -101,8 +109,11 @@ def position_books(negotiation_ids) -> dict[int, PositionBook]:
 
 
 def kept_position_book(negotiation_id: int, *, version: int | None = None) -> PositionBook:
-    """The negotiation's position book, kept per process while the record stays at ``version``."""
-    return record_cache.kept(version, ("position-book", negotiation_id), lambda: position_book(negotiation_id))
+    """The negotiation's position book, kept per process while the record stays at ``version`` (one per
+    language: the conditions' words are the reader's)."""
+    language = get_language()
+    return record_cache.kept(version, ("position-book", negotiation_id, language),
+                             lambda: position_book(negotiation_id, language=language))
 
 
 def acceptance(terms: OfferTerms, *, book: PositionBook, on: datetime.date) -> Acceptance:

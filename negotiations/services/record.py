@@ -118,7 +118,7 @@ def position_record(
 ) -> Position:
     """Record where `jurisdiction` stands on `negotiation` as of a date.
 
-    ``checks`` are its stated conditions, each ``{text, term, operator, value, statement}`` (no term and
+    ``checks`` are its stated conditions, each ``{text, text_fr, term, operator, value, statement}`` (no term and
     no operator: a condition in words only). Raises PositionExists when it already has a position that
     day, ValidationError for bad input (a condition's problems are keyed ``checks``).
     """
@@ -167,7 +167,8 @@ def position_record(
         condition = Condition(
             position=position, order=order, kind=Condition.Kind.WORDS if words else Condition.Kind.CHECK,
             term=check.get("term", ""), operator=check.get("operator", ""), value=check.get("value", ""),
-            text=check["text"].strip(), statement=check.get("statement"),
+            text_en=check["text"].strip(), text_fr=(check.get("text_fr") or "").strip() or None,
+            statement=check.get("statement"),
         )
         try:
             condition.full_clean()

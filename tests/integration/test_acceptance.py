@@ -212,3 +212,23 @@ def test_each_jurisdiction_page_says_what_each_offer_costs_it_and_whether_it_mee
     assert "Offers are costed for the provinces" in client.get("/jurisdictions/CA/offers").content.decode()
     assert client.get("/jurisdictions/ON/offers?negotiation=nowhere").status_code == 400
     assert client.get("/jurisdictions/ZZ/offers").status_code == 404
+
+
+def test_the_conditions_are_read_in_the_readers_language(cjg, client):
+    from negotiations.verdicts import kept_position_book
+
+    fails = "Aucun financement retiré des programmes qui servent les travailleurs vulnérables."
+    french = client.get("/fr/offers/federal-nov-2013/").content.decode()
+    assert fails in french and "No funding taken from programs that serve vulnerable workers." not in french
+    body = client.get("/api/offers/federal-nov-2013/acceptance", HTTP_ACCEPT_LANGUAGE="fr").json()
+    assert next(i for i in body["items"] if i["jurisdiction"] == "ON")["failing"][0]["text"] == fails
+    # The book kept per version is kept per language too: English readers after French ones read English.
+    from django.utils import translation
+
+    with translation.override("fr"):
+        kept_position_book(cjg.pk)
+    english = client.get("/offers/federal-nov-2013/").content.decode()
+    assert "Fails: No funding taken from programs that serve vulnerable workers." in english
+    with translation.override("en"):
+        book = kept_position_book(cjg.pk)
+    assert all(fails not in c.text for items in book.positions.values() for _, s in items for c in s.conditions)

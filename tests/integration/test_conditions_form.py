@@ -68,3 +68,22 @@ def test_a_bad_row_is_refused_next_to_it_and_nothing_is_lost(client, rec, editor
     assert words in slot
     assert 'value="No clawback."' in html and "Will sign if the LMA is spared." in html
     assert not Position.objects.exists() and not Condition.objects.exists()
+
+
+def test_a_condition_is_written_in_both_languages_and_read_in_the_readers(client, rec, editor):
+    from django.utils import translation
+
+    client.force_login(editor)
+    page = client.get(reverse("negotiations:position_new")).content.decode()
+    assert 'name="checks-0-text_fr"' in page and "In words, in French" in page
+    response = client.post(reverse("negotiations:position_new"), position_data(rec) | with_checks([
+        {"text": "No clawback.", "text_fr": "Aucune récupération.", "term": "", "operator": "", "value": "",
+         "statement": ""},
+        {"text": "More room for small businesses.", "term": "", "operator": "", "value": "", "statement": ""},
+    ]))
+    assert response.status_code == 302
+    first, second = Position.objects.get().checks.order_by("order")
+    assert (first.text_en, first.text_fr, second.text_en, second.text_fr) == (
+        "No clawback.", "Aucune récupération.", "More room for small businesses.", None)
+    with translation.override("fr"):
+        assert (first.text, second.text) == ("Aucune récupération.", "More room for small businesses.")

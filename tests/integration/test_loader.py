@@ -425,3 +425,28 @@ def test_a_basis_that_breaks_the_term_rules_is_refused(dataset, basis, field, me
     assert (caught.value.record, caught.value.field) == ("offer 'budget-2013'", field)
     assert message in caught.value.message
     assert m.Offer.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_the_conditions_words_are_loaded_in_french_and_fill_a_kept_row(loaded, dataset):
+    condition = m.Condition.objects.get(position__jurisdiction__code="ON", position__as_of="2013-11-08",
+                                        term="sources.federal.LMA")
+    assert condition.text_en == "No funding taken from programs that serve vulnerable workers."
+    assert condition.text_fr == "Aucun financement retiré des programmes qui servent les travailleurs vulnérables."
+    # A row kept as users left it (no update) still gets the French it lacks, and nothing else changes.
+    m.Condition.objects.filter(pk=condition.pk).update(text_fr=None, text_en="Edited by a user.")
+    load_dataset(dataset)
+    condition.refresh_from_db()
+    assert (condition.text_en, condition.text_fr) == (
+        "Edited by a user.", "Aucun financement retiré des programmes qui servent les travailleurs vulnérables.")
+
+
+@pytest.mark.django_db
+def test_french_conditions_that_do_not_match_the_rows_are_refused(dataset):
+    broken = copy.deepcopy(dataset)
+    key = "ON 2013-11-08"
+    broken["french"]["positions"][key]["checks"] = ["un", "deux", "trois", "quatre", "cinq"]
+    with pytest.raises(DatasetError) as refused:
+        load_dataset(broken)
+    assert "checks" in str(refused.value) and "one per condition in order" in str(refused.value)
+    assert not m.Position.objects.exists()
