@@ -146,6 +146,20 @@ def test_at_phone_width_the_page_fits_and_wide_tables_scroll_in_a_labelled_frame
             assert (role, tabindex, labelled) == ("region", "0", True), name
 
 
+@pytest.mark.parametrize("prefix", ["", "/fr"])
+def test_at_phone_width_who_would_sign_reads_as_one_block_per_government(phone_page, live_server, fiscal_data, prefix):
+    no_favicon(phone_page)
+    phone_page.goto(f"{live_server.url}{prefix}/offers/federal-nov-2013/")
+    rows = phone_page.locator(".verdict-table tbody tr")
+    assert rows.count() == 13
+    for index in (0, 4, 12):
+        name = rows.nth(index).locator("th").bounding_box()
+        badge = rows.nth(index).locator(".verdict").bounding_box()
+        assert name["width"] > 250, "the government's name has the screen's width, not a squeezed column"
+        assert badge["height"] < 30, "the verdict reads on one line"
+    assert phone_page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
 def test_the_phone_menu_is_a_button_and_the_matrix_opens_on_the_latest_months(phone_page, live_server, fiscal_data):
     no_favicon(phone_page)
     phone_page.goto(live_server.url + "/stances/")

@@ -114,7 +114,7 @@ def test_the_api_gives_each_verdict_with_what_fails(cjg, client):
     french = client.get("/api/offers/federal-nov-2013/acceptance", HTTP_ACCEPT_LANGUAGE="fr").json()
     ontario = next(item for item in french["items"] if item["jurisdiction"] == "ON")
     assert ontario["failing"][0]["term"] == "sources.federal.LMA"
-    assert ontario["failing"][0]["reason"] == ("Fonds fédéraux (Ententes sur le marché du travail)\u00a0: 5\u00a0000\u00a0$\u00a0; "
+    assert ontario["failing"][0]["reason"] == ("Fonds fédéraux (Ententes sur le marché du travail)\u00a0: 5\u00a0000\u00a0$; "
                                                "la condition demande = 0\u00a0$ (écart de 5\u00a0000\u00a0$)")
     counter = client.get("/api/offers/pt-counter-jan-2014/acceptance").json()
     assert counter["meets"] == 1
