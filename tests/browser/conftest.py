@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.dataset import load_cjg
+
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -96,10 +98,8 @@ def screenshot():
 
 @pytest.fixture
 def cjg_data(transactional_db):
-    """The Canada Job Grant data set, loaded through the real command."""
-    from django.core.management import call_command
-
-    call_command("load_cjg", verbosity=0)
+    """The Canada Job Grant data set, as the real command loads it (tests.dataset)."""
+    load_cjg()
 
 
 @pytest.fixture

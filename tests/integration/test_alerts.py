@@ -20,6 +20,7 @@ from alerts.models import AlertEvent, Delivery, Follow
 from alerts.sending import send_alerts
 from alerts.tokens import unsubscribe_token
 from negotiations.models import Jurisdiction, Stance
+from tests.dataset import load_cjg
 from tests.factories import (
     JurisdictionFactory,
     NegotiationFactory,
@@ -158,7 +159,7 @@ def test_a_daily_follow_waits_for_the_morning(world, settings):
 
 
 def test_a_new_offer_comes_with_its_fiscal_effect_for_the_followed_province(client):
-    call_command("load_cjg", verbosity=0)
+    load_cjg()
     reader = UserFactory()
     ontario = Jurisdiction.objects.get(code="ON")
     follow(reader, jurisdiction=ontario)

@@ -1,7 +1,6 @@
 """The JSON API keeps the contract of API.md: shapes, types, pagination, errors, worked examples, query counts."""
 
 import datetime
-import io
 import re
 from decimal import Decimal
 from unittest import mock
@@ -9,7 +8,7 @@ from unittest import mock
 import pytest
 from django.contrib.auth.models import Group
 from django.contrib.staticfiles import finders
-from django.core.management import call_command, get_commands
+from django.core.management import get_commands
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -25,6 +24,7 @@ from negotiations.models import (
     Stance,
     Treatment,
 )
+from tests.dataset import load_cjg
 from tests.factories import (
     JurisdictionFactory,
     MeetingFactory,
@@ -642,7 +642,7 @@ def test_docs_page_loads_swagger_from_local_static_files_under_the_strict_csp(cl
 def loaded():
     if "load_cjg" not in get_commands():
         pytest.skip("the load_cjg data set loader is not there yet")
-    call_command("load_cjg", stdout=io.StringIO())
+    load_cjg()
 
 
 def test_loaded_data_set_through_the_api(client, loaded):

@@ -14,7 +14,6 @@ import os
 
 import pytest
 import schemathesis
-from django.core.management import call_command
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from django.test import Client
@@ -29,6 +28,7 @@ from schemathesis.specs.openapi.checks import (
 
 from config.wsgi import application
 from grants.selectors import forget_reference_data
+from tests.dataset import load_cjg
 from tests.profiles import examples
 
 # The same examples on every run by default; FUZZ_EXAMPLES=N draws N fresh ones per operation instead.
@@ -70,7 +70,7 @@ CHECKS = [
 def cjg_data(db):
     """The Canada Job Grant data set, read by the application on this test's connection."""
     forget_reference_data()
-    call_command("load_cjg", verbosity=0)
+    load_cjg()
     # The WSGI app runs in this thread, on the test's connection, inside the test's transaction
     # (so the data set is rolled back after). Django closes "old" connections around each request,
     # which would end that transaction; the test client disconnects the same handlers for the same reason.

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from negotiations.loading import DEFAULT_DATASET, load_dataset, read_dataset
+from tests.dataset import load_cjg
 
 # Every page a reader or an editor opens (the English address; the French one is /fr/ + the rest).
 PAGES = [
@@ -26,7 +26,7 @@ EDITOR_PAGES = ["/offers/new", "/offers/federal-dec-2013/edit", "/statements/new
 
 @pytest.fixture
 def cjg(db):
-    load_dataset(read_dataset(DEFAULT_DATASET))
+    load_cjg()
 
 
 def french(path: str) -> str:

@@ -7,11 +7,11 @@ import re
 from html import unescape
 
 import pytest
-from django.core.management import call_command
 
 from briefings import pdf
 from grants.presentation import format_line
 from grants.selectors import fiscal_effect, offer_with_terms
+from tests.dataset import load_cjg
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +23,7 @@ needs_pdf = pytest.mark.skipif(
 
 @pytest.fixture
 def cjg(db):
-    call_command("load_cjg", verbosity=0)
+    load_cjg()
 
 
 def national(slug: str, line: str) -> str:

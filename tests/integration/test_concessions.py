@@ -2,12 +2,12 @@
 
 import pytest
 
-from negotiations.loading import DEFAULT_DATASET, load_dataset, read_dataset
+from tests.dataset import load_cjg
 
 
 @pytest.fixture
 def cjg(db):
-    load_dataset(read_dataset(DEFAULT_DATASET))
+    load_cjg()
 
 
 def test_the_api_gives_each_term_offer_by_offer_and_the_distance(client, cjg):

@@ -1,16 +1,16 @@
 """Search finds what people look for (issue 16.6, 15.4), on the Canada Job Grant record."""
 
 import pytest
-from django.core.management import call_command
 
 from negotiations.search import search_record
+from tests.dataset import load_cjg
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def cjg(db):
-    call_command("load_cjg", verbosity=0)
+    load_cjg()
 
 
 def counts(query):

@@ -11,8 +11,8 @@ from django.contrib.auth.models import Group
 
 from grants.models import Scenario
 from grants.selectors import forget_reference_data
-from negotiations.loading import DEFAULT_DATASET, load_dataset, read_dataset
 from negotiations.models import Jurisdiction, Offer
+from tests.dataset import load_cjg
 from tests.factories import UserFactory
 from tests.offer_world import offer_post
 
@@ -41,7 +41,7 @@ def seen(response) -> str:
 @pytest.fixture
 def cjg(db):
     forget_reference_data()
-    load_dataset(read_dataset(DEFAULT_DATASET))
+    load_cjg()
     forget_reference_data()
     yield
     forget_reference_data()

@@ -9,9 +9,9 @@ import html
 import xml.etree.ElementTree as ET
 
 import pytest
-from django.core.management import call_command
 
 from negotiations.models import Stance
+from tests.dataset import load_cjg
 from tests.factories import (
     JurisdictionFactory,
     MeetingFactory,
@@ -135,7 +135,7 @@ def test_a_feed_follows_the_record(client, world):
 
 
 def test_the_data_set_feed_is_valid_atom(client):
-    call_command("load_cjg", verbosity=0)
+    load_cjg()
     feed = parse(client.get("/negotiations/canada-job-grant/feed"))
     items = entries(feed)
     assert len(items) == 50

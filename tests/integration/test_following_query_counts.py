@@ -7,6 +7,8 @@ from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from tests.dataset import load_cjg
+
 pytestmark = pytest.mark.django_db
 
 ADDRESSES = [
@@ -34,7 +36,7 @@ def counts(client, slug: str) -> dict[str, int]:
 
 def test_query_counts_do_not_grow_with_the_data(client, settings):
     settings.RECORD_CACHE = False  # measure the work, not the cache
-    call_command("load_cjg", verbosity=0)
+    load_cjg()
     small = counts(client, "canada-job-grant")
     call_command("generate_scale_data", scale=4, stderr=io.StringIO(), stdout=io.StringIO())
     large = counts(client, "canada-job-grant")

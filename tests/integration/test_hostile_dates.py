@@ -1,13 +1,11 @@
 """Issue 13.1: dates are bounded wherever they enter, and no stored date can break a page that spans time."""
 
 import datetime
-import io
 import json
 import re
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.core.management import call_command
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 
@@ -17,6 +15,7 @@ from negotiations.article_import import _parse_date
 from negotiations.loading import DEFAULT_DATASET, DatasetError, load_dataset
 from negotiations.models import ArticleImport, KeyDate, Meeting, Offer, Position, ProposedStatement, Statement
 from negotiations.services import imports
+from tests.dataset import load_cjg
 from tests.factories import UserFactory
 from tests.offer_world import offer_post
 
@@ -28,7 +27,7 @@ RANGE_WORDS = "between 1900-01-01 and 2100-12-31"
 
 @pytest.fixture
 def cjg():
-    call_command("load_cjg", stdout=io.StringIO())
+    load_cjg()
 
 
 @pytest.fixture

@@ -5,12 +5,12 @@ import logging
 
 import pytest
 from django.contrib.auth.models import Group
-from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
 from config.logs import MAX_MESSAGE
 from negotiations.models import Statement
+from tests.dataset import load_cjg
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -19,7 +19,7 @@ REFUSED = "Remove the control characters"
 
 @pytest.fixture
 def cjg():
-    call_command("load_cjg", stdout=io.StringIO())
+    load_cjg()
 
 
 @pytest.fixture

@@ -20,7 +20,6 @@ from decimal import Decimal
 
 import pytest
 from django.contrib.auth.models import Group
-from django.core.management import call_command
 from django.db import transaction
 from django.http import QueryDict
 from django.urls import reverse
@@ -40,6 +39,7 @@ from negotiations.offer_forms import (
     treatment_field,
 )
 from negotiations.terms import check_terms, term_paths
+from tests.dataset import load_cjg
 from tests.factories import PT_CODES, UserFactory
 from tests.profiles import examples
 
@@ -192,7 +192,7 @@ class Rollback(Exception):
 @pytest.fixture
 def cjg():
     forget_reference_data()
-    call_command("load_cjg", verbosity=0)
+    load_cjg()
     yield
     forget_reference_data()
 

@@ -4,8 +4,8 @@ import pytest
 from django.contrib.auth.models import Group
 
 from grants.models import Scenario
-from negotiations.loading import DEFAULT_DATASET, load_dataset, read_dataset
 from negotiations.models import Offer
+from tests.dataset import load_cjg
 from tests.factories import UserFactory
 from tests.offer_world import offer_post
 
@@ -14,7 +14,7 @@ TITLE = "What if Ottawa gave up the clawback"
 
 @pytest.fixture
 def cjg(db):
-    load_dataset(read_dataset(DEFAULT_DATASET))
+    load_cjg()
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@
 import re
 
 import pytest
-from django.core.management import call_command
 from django.urls import reverse
 
 from negotiations.models import Offer, TermBasis
@@ -11,6 +10,7 @@ from negotiations.offer_forms import basis_field
 from negotiations.services import offers as services
 from negotiations.term_basis import offer_basis
 from negotiations.terms import TermBasisEntry
+from tests.dataset import load_cjg
 from tests.factories import SourceFactory
 from tests.offer_world import make_budget_2013, make_reference, offer_post, user_with
 
@@ -20,11 +20,10 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def cjg():
     """The Canada Job Grant data set, as ``manage.py load_cjg`` loads it."""
-    import io
 
     from grants.selectors import forget_reference_data
 
-    call_command("load_cjg", stdout=io.StringIO())
+    load_cjg()
     forget_reference_data()
     yield
     forget_reference_data()
