@@ -22,6 +22,7 @@ from negotiations.models import (
     Stance,
     Statement,
 )
+from negotiations.term_basis import term_label
 from negotiations.terms import term_paths
 from negotiations.validators import CONTROL_CHARACTER_MESSAGE, validate_record_date
 
@@ -273,8 +274,8 @@ ConditionFormSet = forms.formset_factory(ConditionForm, formset=BaseConditionFor
 def condition_formset(data=None, *, pt_codes: list[str]):
     """The position form's condition rows, with the term paths of these P/Ts to choose from."""
     paths = term_paths(pt_codes)
-    choices = [(path, path) for path in paths if path != "phase_in"]
-    choices.append((OWN_TREATMENT, _("treatments.own (the position's own jurisdiction)")))
+    choices = [(path, term_label(path)) for path in paths if path != "phase_in"]
+    choices.append((OWN_TREATMENT, _("Treatment of the position's own jurisdiction")))
     if data is not None and "checks-TOTAL_FORMS" not in data:
         data = None
     return ConditionFormSet(data, prefix="checks", form_kwargs={"term_choices": choices, "pt_codes": pt_codes})

@@ -26,6 +26,14 @@ from negotiations.acceptance import condition_problems
 from negotiations.validators import date_range_message, text_length, validate_no_control_characters, validate_record_date
 
 
+def _day(value, precision) -> str:
+    """A record's date in words in the reader's language, as choices and the admin name records: date first,
+    so that a long title cut off at the end of a select still leaves each choice told apart."""
+    from grants.presentation import format_date  # grants.presentation reads these models
+
+    return format_date(value, precision)
+
+
 class DatePrecision(models.TextChoices):
     DAY = "day", _("day")
     MONTH = "month", _("month")
@@ -275,7 +283,7 @@ class Source(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.outlet}: {self.title} ({self.published_on:%Y-%m-%d})"
+        return f"{_day(self.published_on, self.date_precision)} · {self.outlet}: {self.title}"
 
     def get_absolute_url(self):
         return reverse("negotiations:source", args=[self.slug])
@@ -321,7 +329,7 @@ class Meeting(models.Model):
         constraints = [*translated_length_constraints("meeting", "outcome", bounds.OUTCOME_LENGTH)]
 
     def __str__(self):
-        return f"{self.title} ({self.date:%Y-%m-%d})"
+        return f"{_day(self.date, self.date_precision)} · {self.title}"
 
     def get_absolute_url(self):
         return reverse("negotiations:meeting", args=[self.slug])
@@ -377,7 +385,7 @@ class Statement(models.Model):
 
     def __str__(self):
         quote = self.quote if len(self.quote) <= 60 else self.quote[:57] + "..."
-        return f"{self.speaker.name}, {self.date:%Y-%m-%d}: “{quote}”"
+        return f"{self.speaker.name}, {_day(self.date, self.date_precision)}: “{quote}”"
 
 
 class Stance(models.TextChoices):
@@ -483,6 +491,10 @@ class Offer(models.Model):
 
     def __str__(self):
         return self.title
+
+    def dated_title(self) -> str:
+        """The offer as a choice names it: its date in words first, then its title."""
+        return f"{_day(self.tabled_on, self.date_precision)} · {self.title}"
 
     def get_absolute_url(self):
         return reverse("negotiations:offer", args=[self.slug])
@@ -639,7 +651,7 @@ class Position(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.jurisdiction.code} {self.get_stance_display()} as of {self.as_of:%Y-%m-%d}"
+        return f"{self.jurisdiction.code} {self.get_stance_display()} as of {_day(self.as_of, self.date_precision)}"
 
 
 class SourcePassage(models.Model):
@@ -782,7 +794,7 @@ class KeyDate(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.title} ({self.date:%Y-%m-%d})"
+        return f"{_day(self.date, self.date_precision)} · {self.title}"
 class ArticleImport(models.Model):
     """A news article taken in for review (issue 19): its repaired text and the source it proposes.
 

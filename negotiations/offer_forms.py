@@ -24,7 +24,6 @@ from django.forms.utils import ErrorList
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from grants.presentation import format_date
 from negotiations import bounds, money
 from negotiations.forms import RefuseControlCharacters, scope_to_negotiation
 from negotiations.models import (
@@ -483,7 +482,7 @@ class OfferForm(OfferTermsForm):
         fields = self.fields
         self._show_choices("responds_to", lambda: [
             ("", fields["responds_to"].empty_label),
-            *((o.slug, f"{o.title} ({format_date(o.tabled_on)})") for o in self.offer_options),
+            *((o.slug, o.dated_title()) for o in self.offer_options),
         ])
         self._show_choices("tabled_by", lambda: [(j.code, str(j)) for j in self.jurisdictions])
         self._show_choices("negotiation", lambda: [
@@ -491,10 +490,10 @@ class OfferForm(OfferTermsForm):
         ])
         self._show_choices("meeting", lambda: [
             ("", fields["meeting"].empty_label),
-            *((m.slug, f"{m.title} ({format_date(m.date)})") for m in fields["meeting"].queryset),
+            *((m.slug, str(m)) for m in fields["meeting"].queryset),
         ])
         self._show_choices("sources", lambda: [
-            (s.slug, f"{s.outlet}: {s.title} ({format_date(s.published_on)})") for s in fields["sources"].queryset
+            (s.slug, str(s)) for s in fields["sources"].queryset
         ])
         self._add_basis_fields()
 

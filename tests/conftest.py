@@ -24,3 +24,14 @@ def _empty_record_cache():
     yield
     if own:
         cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _english_to_begin_with():
+    """Each test starts in the site's default language: a French request leaves French active in its thread."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)

@@ -59,7 +59,7 @@ def test_no_page_shows_a_raw_code_an_unseparated_amount_or_an_iso_date(client, e
     client.post("/scenarios/new", offer_post(title="What if Quebec opts out", tabled_on="2014-01-29",
                                                treatment_QC="opts_out_compensated"))
     scenario = Scenario.objects.get()
-    pages = ["/", "/offers/", "/offers/new", "/compare/", "/scenarios/", scenario.get_absolute_url(),
+    pages = ["/", "/offers/", "/offers/new", "/statements/new", "/positions/new", "/compare/", "/scenarios/", scenario.get_absolute_url(),
              "/negotiations/canada-job-grant/", "/negotiations/canada-job-grant/stances",
              "/negotiations/canada-job-grant/distance"]
     for offer in Offer.objects.order_by("tabled_on"):
@@ -75,6 +75,22 @@ def test_no_page_shows_a_raw_code_an_unseparated_amount_or_an_iso_date(client, e
         if problems:
             found[url] = sorted({str(problem) for problem in problems})[:8]
     assert found == {}
+
+
+def test_choices_name_a_record_by_its_date_in_words_first(client, editor):
+    """A long title cut off at the end of a select still leaves the choices told apart (issue 16.9)."""
+    def options(url, name):
+        page = client.get(url).content.decode()
+        select = re.search(rf'<select name="{name}"[^>]*>(.*?)</select>', page, re.S).group(1)
+        return [html.unescape(text).strip() for text in re.findall(r"<option[^>]*>(.*?)</option>", select, re.S)]
+
+    assert "February 4, 2014 · January 2014: the P/T ministers' counter-offer" in options("/offers/new", "responds_to")
+    assert "February 4, 2014 · January 2014: the P/T ministers' counter-offer" in options("/offers/new", "from")
+    assert any(o.startswith("November 8, 2013 · ") for o in options("/offers/new", "meeting"))
+    assert all(re.match(r"\w+ \d+, \d{4} · ", o) for o in options("/offers/new", "sources"))
+    assert all(re.match(r"\w+ \d+, \d{4} · ", o) for o in options("/statements/new", "source")[1:])
+    french = options("/fr/offers/new", "sources")
+    assert any(o.startswith("4 février 2014 · ") for o in french)
 
 
 def test_the_offer_page_names_programs_and_conditions_in_words(client, cjg):
