@@ -66,11 +66,16 @@ def refresh(root: Path = ROOT, python: str = sys.executable) -> None:
     subprocess.run(makemessages_command(python), cwd=root, check=True, capture_output=True)
     path = root / "locale" / "fr" / "LC_MESSAGES" / "django.po"
     catalogue = polib.pofile(str(path))
-    known = {entry.msgid for entry in catalogue}
+    known = {entry.msgid: entry for entry in catalogue}
+    wanted = jinja2_messages(root)
     added = [polib.POEntry(msgid=msgid, msgid_plural=plural, msgstr="",
                            msgstr_plural={0: "", 1: ""} if plural else {})
-             for msgid, plural in jinja2_messages(root) if msgid not in known]
-    if added:
+             for msgid, plural in wanted if msgid not in known]
+    # makemessages marks the Jinja2 templates' strings obsolete (#~), not reading those templates: revive them.
+    revived = [known[msgid] for msgid, _plural in wanted if msgid in known and known[msgid].obsolete]
+    for entry in revived:
+        entry.obsolete = False
+    if added or revived:
         catalogue.extend(added)
         catalogue.save()
 

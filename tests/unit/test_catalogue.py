@@ -66,3 +66,18 @@ def test_makemessages_finds_no_string_missing_from_the_catalogue(tmp_path):
     new = sorted(msgid for context, msgid in {_ids(entry) for entry in refreshed if not entry.obsolete} - committed)
     assert new == [], (f"{len(new)} strings are not in the French catalogue; run `python3 dev.py messages` and "
                        f"translate them: {new[:10]}")
+
+
+@pytest.mark.skipif(shutil.which("xgettext") is None, reason="GNU gettext is not installed here")
+def test_every_string_of_the_jinja2_templates_is_a_live_translated_entry():
+    from config.catalogue import jinja2_messages
+
+    entries = {entry.msgid: entry for entry in polib.pofile(str(CATALOGUE))}
+    problems = []
+    for msgid, plural in jinja2_messages():
+        entry = entries.get(msgid)
+        if entry is None or entry.obsolete:
+            problems.append(f"not in the catalogue (or marked obsolete): {msgid}")
+        elif not (entry.msgstr or (plural and all(entry.msgstr_plural.values()))):
+            problems.append(f"no French: {msgid}")
+    assert problems == []
