@@ -596,7 +596,9 @@ class TermBasisFormSet(BaseInlineFormSet):
             source = data.get("source")
             entries.append(TermBasisEntry(term=data["term"], status=data["status"],
                                           source=source.slug if source else None,
-                                          passage=data.get("passage", ""), note=data.get("note", "")))
+                                          passage=data.get("passage", ""),
+                                          # the note in either language meets the rule (its English, else its French)
+                                          note=data.get("note_en") or data.get("note_fr") or data.get("note", "")))
             forms_by_term.setdefault(data["term"], form)
         problems = check_basis(entries, list(pt_codes))
         for problem in problems:
@@ -607,7 +609,7 @@ class TermBasisFormSet(BaseInlineFormSet):
             raise ValidationError(_("Some terms' bases do not follow the rules; see the rows marked."))
 
 
-class TermBasisInline(RowsInline):
+class TermBasisInline(RowsInlineMixin, TranslationTabularInline):
     model = TermBasis
     formset = TermBasisFormSet
     fields = ("term", "status", "source", "passage", "note")

@@ -135,8 +135,8 @@ class StatementForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm
         super().__init__(*args, **kwargs)
         self.fields["jurisdiction"].empty_label = _("none: a stakeholder")
         self.fields["meeting"].empty_label = _("none")
-        self.fields["source"].queryset = Source.objects.only("slug", "outlet", "title", "published_on")
-        self.fields["meeting"].queryset = Meeting.objects.only("slug", "title", "date")
+        self.fields["source"].queryset = Source.objects.only("slug", "outlet", "title", "published_on", "date_precision")
+        self.fields["meeting"].queryset = Meeting.objects.only("slug", "title", "date", "date_precision")
         self.fields["context_fr"].label = _("Context in French")
         scope_to_negotiation(self, self.SCOPED)
 
@@ -167,9 +167,9 @@ class PositionForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm)
         self.fields["evidence"].queryset = (
             Statement.objects.filter(retracted=False).select_related("speaker").order_by("-date", "-pk")
         )
-        self.fields["sources"].queryset = Source.objects.only("slug", "outlet", "title", "published_on")
+        self.fields["sources"].queryset = Source.objects.only("slug", "outlet", "title", "published_on", "date_precision")
         self.fields["triggered_by_offer"].queryset = Offer.objects.only("slug", "title")
-        self.fields["triggered_by_meeting"].queryset = Meeting.objects.only("slug", "title", "date")
+        self.fields["triggered_by_meeting"].queryset = Meeting.objects.only("slug", "title", "date", "date_precision")
         self.fields["triggered_by_offer"].empty_label = _("none")
         self.fields["triggered_by_meeting"].empty_label = _("none")
         self.fields["stance"].choices = [("", _("choose a stance")), *Stance.choices]

@@ -640,14 +640,16 @@ class _Loader:
         for year, fraction in terms.phase_in:
             self._term_row(m.PhaseInStep, record, {"offer": offer, "fiscal_year": year},
                            {"fraction": fraction}, write=rows_too)
+        french_notes = self._french_basis(record, slug)
         for entry in terms.basis:
+            note_fr = french_notes.get(entry.term)
             self._term_row(m.TermBasis, record, {"offer": offer, "term": entry.term}, {
                 "status": entry.status,
                 "source": (self._source_ref(record, f"basis.{entry.term}.source", entry.source)
                            if entry.source else None),
                 "passage": entry.passage,
                 "note": entry.note,
-            }, write=rows_too)
+            }, write=rows_too, french={"note": note_fr} if note_fr else None)
         if outcome != "created" and self.update:
             self._warn_if_terms_broken(offer)
 
@@ -723,6 +725,17 @@ class _Loader:
             "note": record.text("note"),
             "source": self._source_ref(record, "source", record.text("source", required=True)),
         })
+    def _french_basis(self, record: _Record, slug: str) -> dict[str, str]:
+        """The French notes of an offer's term bases, by term path (groups expanded as the English ones are)."""
+        keyed = self._french("offers", slug).get("basis", {})
+        if not isinstance(keyed, dict) or not all(isinstance(note, str) for note in keyed.values()):
+            raise DatasetError(f"French texts of offer {slug!r}", "basis", "must map term paths or groups to notes")
+        try:
+            return expand_basis_keys(keyed, PT_CODES)
+        except KeyError as error:
+            raise DatasetError(f"French texts of offer {slug!r}", f"basis.{error.args[0]}",
+                               "is neither a term path nor a group of terms") from None
+
     def _french(self, section: str, key: str) -> dict:
         """The French texts of one record of the data set (by its natural key); {} when there are none."""
         texts = self.french.get(section, {}).get(key, {})

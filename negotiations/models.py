@@ -602,7 +602,7 @@ class TermBasis(models.Model):
             models.CheckConstraint(condition=Q(status__in=["reported", "inferred", "assumed"]),
                                    name="term_basis_status_known"),
             length_constraint("termbasis", "passage", bounds.PASSAGE_LENGTH),
-            length_constraint("termbasis", "note", bounds.TERM_NOTE_LENGTH),
+            *translated_length_constraints("termbasis", "note", bounds.TERM_NOTE_LENGTH),
         ]
 
     def __str__(self):

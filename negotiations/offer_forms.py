@@ -118,7 +118,7 @@ class OfferTermsForm(RefuseControlCharacters, forms.Form):
     """The terms of an offer, and the offer it answers (to show the difference)."""
 
     responds_to = forms.ModelChoiceField(
-        Offer.objects.only("pk", "slug", "title", "tabled_on"), to_field_name="slug", required=False,
+        Offer.objects.only("pk", "slug", "title", "tabled_on", "date_precision"), to_field_name="slug", required=False,
         label=_("Answers"), empty_label=_("nothing: it opens the negotiation"),
         help_text=_("The earlier offer this one responds to; the preview shows the difference from it."),
     )
@@ -446,7 +446,7 @@ class OfferForm(OfferTermsForm):
     )
     status = forms.ChoiceField(label=_("Status"), choices=Offer.Status.choices, initial=Offer.Status.TABLED)
     meeting = forms.ModelChoiceField(
-        Meeting.objects.only("pk", "slug", "title", "date"), to_field_name="slug", required=False,
+        Meeting.objects.only("pk", "slug", "title", "date", "date_precision"), to_field_name="slug", required=False,
         label=_("Tabled at"), empty_label=_("no particular meeting"),
     )
     summary = forms.CharField(
@@ -459,7 +459,7 @@ class OfferForm(OfferTermsForm):
     assumptions_fr = forms.CharField(label=_("Assumptions in French"), required=False, max_length=bounds.ASSUMPTIONS_LENGTH,
                                      widget=forms.Textarea(attrs={"rows": 3}))
     sources = forms.ModelMultipleChoiceField(
-        Source.objects.only("pk", "slug", "outlet", "title", "published_on"), to_field_name="slug",
+        Source.objects.only("pk", "slug", "outlet", "title", "published_on", "date_precision"), to_field_name="slug",
         required=False, label=_("Sources"), widget=forms.SelectMultiple(attrs={"size": 5}),
         help_text=_("The articles or documents that report the offer (hold Ctrl or ⌘ to pick several)."),
     )

@@ -156,29 +156,32 @@ def offer_links(offer: Offer) -> OfferLinks:
     (kind, key, value, …) strings, so one UNION reads them, where a prefetch each would take four."""
     text = CharField()
     empty = Value("", output_field=TextField())
+    note_column = "note_fr" if (get_language() or "").startswith("fr") else "note_en"
     rows = (
         Offer.tabled_by.through.objects.filter(offer_id=offer.pk).order_by()
         .values_list(Value("tabled_by", output_field=text), F("jurisdiction__code"), Value("", output_field=text),
-                     empty, empty, empty)
+                     empty, empty, empty, empty)
         .union(
             Offer.sources.through.objects.filter(offer_id=offer.pk).order_by()
             .values_list(Value("sources", output_field=text), F("source__slug"), Value("", output_field=text),
-                         empty, empty, empty),
+                         empty, empty, empty, empty),
             JurisdictionTreatment.objects.filter(offer_id=offer.pk).order_by()
             .values_list(Value("treatments", output_field=text), F("jurisdiction__code"), F("treatment"),
-                         empty, empty, empty),
-            TermBasis.objects.filter(offer_id=offer.pk).order_by()
+                         empty, empty, empty, empty),
+            TermBasis.objects.rewrite(False).filter(offer_id=offer.pk).order_by()  # Django's column order
             .values_list(Value("basis", output_field=text), F("term"), F("status"),
-                         Coalesce(F("source__slug"), empty, output_field=TextField()), F("passage"), F("note")),
+                         Coalesce(F("source__slug"), empty, output_field=TextField()), F("passage"),
+                         F(note_column), F("note_en")),
             all=True,
         )
     )
     links = OfferLinks(tabled_by=[], sources=[], treatments={})
-    for kind, key, value, source, passage, note in rows:
+    for kind, key, value, source, passage, note, note_en in rows:
         if kind == "treatments":
             links.treatments[key] = value
         elif kind == "basis":
-            links.basis[key] = (value, source or "", passage, note)
+            # The note in the reader's language where written, else the English (as the model reads it).
+            links.basis[key] = (value, source or "", passage, note or note_en or "")
         else:
             getattr(links, kind).append(key)
     return links

@@ -68,7 +68,12 @@ class ConditionTranslation(TranslationOptions):
     required_languages = {"en": ("text",)}
 
 
+@register(models.TermBasis)
+class TermBasisTranslation(TranslationOptions):
+    fields = ("note",)  # the analyst's reasoning or assumption; the passage stays in its source's language
+
+
 # The history keeps both languages: each historical model has the same columns (name_en, name_fr, …).
 for _model in (models.Jurisdiction, models.Person, models.Role, models.Negotiation, models.Source, models.Meeting,
-               models.Statement, models.Offer, models.Position, models.KeyDate, models.Condition):
+               models.Statement, models.Offer, models.Position, models.KeyDate, models.Condition, models.TermBasis):
     translator.register(_model.history.model, translator.get_options_for_model(_model).__class__)

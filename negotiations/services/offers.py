@@ -332,7 +332,10 @@ def _write_basis(offer: Offer, rows: list[TermBasis], actor) -> None:
         if existing is not None and all(getattr(existing, v) == getattr(row, v) for v in values):
             continue
         if existing is not None:
-            row.pk = existing.pk
+            # The row as it is, with these values in the reader's language: the other language's note is kept.
+            for value in values:
+                setattr(existing, value, getattr(row, value))
+            row = existing
         row.offer = offer
         row.full_clean()
         _attribute_to(row, actor)

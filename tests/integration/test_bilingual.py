@@ -134,3 +134,11 @@ def test_url_names_still_reverse_to_the_english_addresses():
     with translation.override("fr"):
         assert reverse("negotiations:jurisdiction", args=["QC"]) == "/fr/jurisdictions/QC/"
     assert reverse("healthz") == "/healthz"
+
+
+def test_the_term_basis_notes_are_french_on_french_pages(client, cjg):
+    french = client.get("/fr/offers/federal-nov-2013/").content.decode()
+    english = client.get("/offers/federal-nov-2013/").content.decode()
+    assert "Interprété comme 15 pour cent de la subvention maximale." in french
+    assert "Read as 15 per cent of the maximum grant." not in french
+    assert "Read as 15 per cent of the maximum grant." in english

@@ -450,3 +450,25 @@ def test_french_conditions_that_do_not_match_the_rows_are_refused(dataset):
         load_dataset(broken)
     assert "checks" in str(refused.value) and "one per condition in order" in str(refused.value)
     assert not m.Position.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_term_bases_notes_are_loaded_in_french_groups_expanded(loaded):
+    note = m.TermBasis.objects.get(offer__slug="federal-nov-2013", term="employer_min_share")
+    assert (note.note_en, note.note_fr) == ("Read as 15 per cent of the maximum grant.",
+                                             "Interprété comme 15 pour cent de la subvention maximale.")
+    # A group's French note ("treatments") reaches each term under it; a term's own note wins over its group's.
+    ontario = m.TermBasis.objects.get(offer__slug="pt-counter-jan-2014", term="treatments.ON")
+    quebec = m.TermBasis.objects.get(offer__slug="pt-counter-jan-2014", term="treatments.QC")
+    assert ontario.note_fr.startswith("Duguid dit que d'autres provinces")
+    assert quebec.note_fr.startswith("Le Québec reste à l'écart")
+
+
+@pytest.mark.django_db
+def test_a_french_note_for_no_term_is_refused(dataset):
+    broken = copy.deepcopy(dataset)
+    broken["french"]["offers"]["budget-2013"]["basis"]["nowhere"] = "Nulle part."
+    with pytest.raises(DatasetError) as refused:
+        load_dataset(broken)
+    assert "basis.nowhere" in str(refused.value) and "neither a term path nor a group" in str(refused.value)
+    assert not m.Offer.objects.exists()
