@@ -346,7 +346,10 @@ def _history_links(history_ids: list[int]) -> dict[int, dict[str, set[str]]]:
     )
     cited = (
         historical.sources.model.objects.filter(history_id__in=history_ids)
-        .annotate(kind=Value("sources"), label=F("source__title"))
+        # The title in the reader's language where written, else the English (as the model reads it).
+        .annotate(kind=Value("sources"), label=Coalesce(
+            F("source__title_fr") if (get_language() or "").startswith("fr") else F("source__title_en"),
+            F("source__title_en"), output_field=CharField()))
         .values_list("history_id", "kind", "label")
     )
     links: dict[int, dict[str, set[str]]] = defaultdict(lambda: {"tabled_by": set(), "sources": set()})

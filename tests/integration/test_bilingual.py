@@ -4,6 +4,7 @@ French; the API in French with Accept-Language: fr; the admin in Django's own Fr
 """
 
 import csv
+import html
 import io
 import re
 
@@ -142,3 +143,11 @@ def test_the_term_basis_notes_are_french_on_french_pages(client, cjg):
     assert "Interprété comme 15 pour cent de la subvention maximale." in french
     assert "Read as 15 per cent of the maximum grant." not in french
     assert "Read as 15 per cent of the maximum grant." in english
+
+
+def test_what_changed_names_the_sources_in_the_readers_language(client, cjg):
+    french = html.unescape(client.get("/fr/offers/federal-dec-2013/").content.decode())
+    assert "Les détails de l'offre fédérale de décembre sont connus" in french
+    assert "Details of Ottawa's December offer come out" not in french
+    english = html.unescape(client.get("/offers/federal-dec-2013/").content.decode())
+    assert "Details of Ottawa's December offer come out" in english
