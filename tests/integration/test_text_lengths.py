@@ -101,7 +101,7 @@ def test_translated_models_are_the_expected_ones():
     assert {(model.__name__, field) for model, field, _ in TRANSLATED} == {
         ("Person", "notes"), ("Negotiation", "summary"), ("Source", "summary"), ("Meeting", "outcome"),
         ("Offer", "summary"), ("Offer", "assumptions"), ("Position", "summary"), ("Position", "conditions"),
-        ("KeyDate", "note"), ("ProgramEnvelope", "notes"),
+        ("KeyDate", "note"), ("ProgramEnvelope", "notes"), ("TermBasis", "note"),
     }
 
 
@@ -179,7 +179,8 @@ def test_the_admin_says_how_long_a_text_may_be(client, model, field, limit):
 
 
 @pytest.mark.parametrize(("parent", "model", "field", "limit"), [
-    (Offer, TermBasis, "passage", bounds.PASSAGE_LENGTH), (Offer, TermBasis, "note", bounds.TERM_NOTE_LENGTH),
+    (Offer, TermBasis, "passage", bounds.PASSAGE_LENGTH), (Offer, TermBasis, "note_en", bounds.TERM_NOTE_LENGTH),
+    (Offer, TermBasis, "note_fr", bounds.TERM_NOTE_LENGTH),
     (Position, SourcePassage, "passage", bounds.PASSAGE_LENGTH), (Meeting, SourcePassage, "passage", bounds.PASSAGE_LENGTH),
 ])
 def test_an_admin_inline_says_how_long_a_text_may_be(parent, model, field, limit):
