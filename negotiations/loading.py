@@ -542,6 +542,7 @@ class _Loader:
             "author": record.text("author"),
             "published_on": record.date("published_on"),
             "date_precision": record.text("date_precision") or m.DatePrecision.DAY,
+            "language": record.text("language") or m.Language.ENGLISH,
             "url": record.text("url"),
             "archive_url": record.text("archive_url"),
             "summary": record.text("summary"),

@@ -264,6 +264,8 @@ class Source(models.Model):
     author = models.CharField(_("author"), max_length=150, blank=True)
     published_on = models.DateField(_("published on"), validators=[validate_record_date])
     date_precision = dated_precision_field()
+    language = models.CharField(_("language"), max_length=2, choices=Language.choices, default=Language.ENGLISH,
+                                help_text=_("The language it is written in: the passages quoted from it are in it."))
     url = models.URLField(_("address"), max_length=500, blank=True)
     archive_url = models.URLField(
         _("archived copy"), max_length=500, blank=True,

@@ -151,3 +151,15 @@ def test_what_changed_names_the_sources_in_the_readers_language(client, cjg):
     assert "Details of Ottawa's December offer come out" not in french
     english = html.unescape(client.get("/offers/federal-dec-2013/").content.decode())
     assert "Details of Ottawa's December offer come out" in english
+
+
+def test_passages_quoted_from_a_source_are_marked_with_its_language(client, cjg):
+    from negotiations.models import Source
+
+    french = client.get("/fr/offers/federal-dec-2013/").content.decode()
+    passages = re.findall(r'<blockquote class="passage small"( lang="\w+")?>', french)
+    assert passages and all(mark == ' lang="en"' for mark in passages)
+    # A source written in French marks its passages as French.
+    Source.objects.filter(slug="cp-2013-11-08-toronto-ministers-meeting").update(language="fr")
+    page = client.get("/fr/negotiations/canada-job-grant/stances/QC/2013-11").content.decode()
+    assert '<q class="passage" lang="fr">' in page
