@@ -104,6 +104,17 @@ def scope_to_negotiation(form: forms.BaseForm, fields: tuple[str, ...], *, also_
     })
 
 
+class QuoteSelectMultiple(forms.SelectMultiple):
+    """Statements to choose from, each option marked with the language of its quote (``lang``)."""
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex=subindex, attrs=attrs)
+        language = getattr(getattr(value, "instance", None), "language", "")
+        if language:
+            option["attrs"]["lang"] = language
+        return option
+
+
 class _KeyedChoicesMixin:
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -154,7 +165,7 @@ class PositionForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm)
             "conditions": forms.Textarea(attrs={"rows": 2}),
             "summary_fr": forms.Textarea(attrs={"rows": 3}),
             "conditions_fr": forms.Textarea(attrs={"rows": 2}),
-            "evidence": forms.SelectMultiple(attrs={"size": 6}),
+            "evidence": QuoteSelectMultiple(attrs={"size": 6}),
             "sources": forms.SelectMultiple(attrs={"size": 6}),
         }
         help_texts = {

@@ -163,3 +163,17 @@ def test_passages_quoted_from_a_source_are_marked_with_its_language(client, cjg)
     Source.objects.filter(slug="cp-2013-11-08-toronto-ministers-meeting").update(language="fr")
     page = client.get("/fr/negotiations/canada-job-grant/stances/QC/2013-11").content.decode()
     assert '<q class="passage" lang="fr">' in page
+
+
+def test_the_statements_to_choose_from_are_marked_with_their_quotes_language(client, cjg):
+    from django.contrib.auth.models import Group
+
+    from tests.factories import UserFactory
+
+    editor = UserFactory()
+    editor.groups.add(Group.objects.get(name="Editor"))
+    client.force_login(editor)
+    page = client.get("/fr/positions/new").content.decode()
+    select = re.search(r'<select name="evidence".*?</select>', page, re.S).group(0)
+    options = re.findall(r"<option [^>]*>", select)
+    assert options and all(' lang="en"' in option for option in options)
