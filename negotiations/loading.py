@@ -726,6 +726,7 @@ class _Loader:
             "note": record.text("note"),
             "source": self._source_ref(record, "source", record.text("source", required=True)),
         })
+
     def _french_basis(self, record: _Record, slug: str) -> dict[str, str]:
         """The French notes of an offer's term bases, by term path (groups expanded as the English ones are)."""
         keyed = self._french("offers", slug).get("basis", {})

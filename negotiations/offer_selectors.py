@@ -9,8 +9,8 @@ from decimal import Decimal
 
 from django.db.models import CharField, F, Prefetch, Q, TextField, Value, prefetch_related_objects
 from django.db.models.functions import Coalesce
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from modeltranslation.utils import build_localized_fieldname, get_language
 
 from negotiations.models import (
     FundingSource,
@@ -156,7 +156,7 @@ def offer_links(offer: Offer) -> OfferLinks:
     (kind, key, value, …) strings, so one UNION reads them, where a prefetch each would take four."""
     text = CharField()
     empty = Value("", output_field=TextField())
-    note_column = "note_fr" if (get_language() or "").startswith("fr") else "note_en"
+    note_column = build_localized_fieldname("note", get_language())  # the reader's language's column
     rows = (
         Offer.tabled_by.through.objects.filter(offer_id=offer.pk).order_by()
         .values_list(Value("tabled_by", output_field=text), F("jurisdiction__code"), Value("", output_field=text),
@@ -348,7 +348,7 @@ def _history_links(history_ids: list[int]) -> dict[int, dict[str, set[str]]]:
         historical.sources.model.objects.filter(history_id__in=history_ids)
         # The title in the reader's language where written, else the English (as the model reads it).
         .annotate(kind=Value("sources"), label=Coalesce(
-            F("source__title_fr") if (get_language() or "").startswith("fr") else F("source__title_en"),
+            F(f"source__{build_localized_fieldname('title', get_language())}"),
             F("source__title_en"), output_field=CharField()))
         .values_list("history_id", "kind", "label")
     )
