@@ -104,14 +104,19 @@ def scope_to_negotiation(form: forms.BaseForm, fields: tuple[str, ...], *, also_
     })
 
 
-class QuoteSelectMultiple(forms.SelectMultiple):
-    """Statements to choose from, each option marked with the language of its quote (``lang``)."""
+class ChoiceList(forms.CheckboxSelectMultiple):
+    """Boxes to tick in a frame that scrolls, for a long list of records (sources, statements): each
+    choice's whole text wraps onto the lines it needs, where a select cut it off at its edge."""
+
+    template_name = "negotiations/widgets/choice_list.html"
+
+
+class QuoteChoiceList(ChoiceList):
+    """Statements to choose from, each marked with the language of its quote (``lang``)."""
 
     def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
         option = super().create_option(name, value, label, selected, index, subindex=subindex, attrs=attrs)
-        language = getattr(getattr(value, "instance", None), "language", "")
-        if language:
-            option["attrs"]["lang"] = language
+        option["lang"] = getattr(getattr(value, "instance", None), "language", "")
         return option
 
 
@@ -165,11 +170,11 @@ class PositionForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm)
             "conditions": forms.Textarea(attrs={"rows": 2}),
             "summary_fr": forms.Textarea(attrs={"rows": 3}),
             "conditions_fr": forms.Textarea(attrs={"rows": 2}),
-            "evidence": QuoteSelectMultiple(attrs={"size": 6}),
-            "sources": forms.SelectMultiple(attrs={"size": 6}),
+            "evidence": QuoteChoiceList,
+            "sources": ChoiceList,
         }
         help_texts = {
-            "evidence": _("The statements that show this stance (hold Ctrl or ⌘ to pick several)."),
+            "evidence": _("The statements that show this stance."),
             "sources": _("The articles or documents that report it."),
         }
 

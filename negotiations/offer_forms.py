@@ -25,7 +25,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from negotiations import bounds, money
-from negotiations.forms import RefuseControlCharacters, scope_to_negotiation
+from negotiations.forms import ChoiceList, RefuseControlCharacters, scope_to_negotiation
 from negotiations.models import (
     DatePrecision,
     GovernmentPayer,
@@ -460,8 +460,8 @@ class OfferForm(OfferTermsForm):
                                      widget=forms.Textarea(attrs={"rows": 3}))
     sources = forms.ModelMultipleChoiceField(
         Source.objects.only("pk", "slug", "outlet", "title", "published_on", "date_precision"), to_field_name="slug",
-        required=False, label=_("Sources"), widget=forms.SelectMultiple(attrs={"size": 5}),
-        help_text=_("The articles or documents that report the offer (hold Ctrl or ⌘ to pick several)."),
+        required=False, label=_("Sources"), widget=ChoiceList,
+        help_text=_("The articles or documents that report the offer."),
     )
     version = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
@@ -521,7 +521,7 @@ class OfferForm(OfferTermsForm):
             self.fields[basis_field(path, "note")] = forms.CharField(
                 label=format_lazy("{label}: {what}", label=label, what=_("passage or note")), required=False,
                 max_length=max(bounds.PASSAGE_LENGTH, bounds.TERM_NOTE_LENGTH),
-                widget=forms.TextInput(attrs={"placeholder": _("the passage, the reasoning or the assumption")}),
+                widget=forms.Textarea(attrs={"rows": 2, "placeholder": _("the passage, the reasoning or the assumption")}),
             )
             # The row's one error slot is its status's: the source and the note point there too.
             for part in ("source", "note"):

@@ -1,6 +1,8 @@
 """Daily use without surprises (issue 16), in a real browser: bad input on every htmx path lands in
 its region with the form kept and a message by the field; nothing typed is lost; nothing hides off-screen."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -114,22 +116,27 @@ def frames_fit(page) -> list:
 
     A frame holding a grid (the stance matrix) is reached through the grid's own tab stop, whose arrow keys
     scroll it: its tabindex is reported as "0" when the grid has its one tab stop."""
-    return page.evaluate("""() => Array.from(document.querySelectorAll('.table-wrap')).map(frame => [
+    return page.evaluate("""() => Array.from(document.querySelectorAll('.table-wrap, .table-scroll')).map(frame => [
         frame.querySelector('table').className, frame.scrollWidth > frame.clientWidth + 1,
         frame.getAttribute('role'),
         frame.getAttribute('tabindex') ?? (frame.querySelector('[role=grid] [tabindex="0"]') ? '0' : null),
         !!(frame.getAttribute('aria-label') || frame.getAttribute('aria-labelledby'))])""")
 
 
+@pytest.mark.parametrize("prefix", ["", "/fr"])
 @pytest.mark.parametrize("url", ["/offers/federal-dec-2013/", "/offers/federal-dec-2013/fiscal/",
-                                 "/compare/?a=budget-2013&b=federal-dec-2013"])
-def test_key_columns_are_in_view_at_1280(page, live_server, fiscal_data, url):
+                                 "/compare/?a=budget-2013&b=federal-dec-2013", "/compare/?a=status-quo&b=budget-2013",
+                                 "/compare/?a=federal-dec-2013&b=pt-counter-jan-2014"])
+def test_key_columns_are_in_view_at_1280(page, live_server, fiscal_data, url, prefix):
     no_favicon(page)
-    page.goto(live_server.url + url)
+    page.goto(live_server.url + prefix + url)
+    page.evaluate("document.querySelectorAll('details.compare-jurisdiction').forEach(d => d.open = true)")
     page.wait_for_timeout(300)
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    checked = [name for name, *_ in frames_fit(page) if re.search(r"fiscal-table|diff-table|compare-table", name)]
+    assert checked
     for name, scrolls, *_ in frames_fit(page):
-        if "fiscal-table" in name or "diff-table" in name:
+        if re.search(r"fiscal-table|diff-table|compare-table", name):
             assert not scrolls, f"{name} scrolls sideways at 1280 px"
 
 
@@ -187,3 +194,46 @@ def test_an_impossible_date_range_on_a_timeline_says_so(page, live_server, fisca
     page.locator("input[name=date_to]").dispatch_event("change")
     expect(page.locator("#timeline-filter-problems")).to_contain_text("The end date is before the start date")
     expect(page.locator("header.site-header nav")).to_be_visible()
+
+
+LONG_TITLE = "Provinces and territories hold out for more flexibility and ready a counter-proposal on the job grant"
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_long_source_title_is_read_whole_and_kept_through_a_refused_save(page, live_server, fiscal_data,
+                                                                          editor_login, width):
+    """Sources are boxes to tick whose labels wrap: a select cut this title off at its edge (issue 16.9)."""
+    no_favicon(page)
+    editor_login(page)
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(f"{live_server.url}/positions/new")
+    sources = page.get_by_role("group", name="Sources")
+    label = sources.locator("label", has_text=LONG_TITLE)
+    expect(label).to_be_visible()
+    # Nothing of the label is cut off: its text fits its box, and its box the frame.
+    fits = label.evaluate("""(label) => {
+        const frame = label.closest('.choice-list').getBoundingClientRect(), box = label.getBoundingClientRect();
+        return label.scrollWidth <= label.clientWidth && box.right <= frame.right + 0.5 && box.left >= frame.left;
+    }""")
+    assert fits
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    label.click()
+    expect(sources.get_by_role("checkbox", name=LONG_TITLE, exact=False)).to_be_checked()
+
+    # A refused save (no stance, no summary) keeps the source ticked, and says what is missing.
+    page.select_option("#id_jurisdiction", "ON")
+    page.fill("#id_as_of", "2014-02-01")
+    page.locator("main form[method=post]").evaluate("form => { form.noValidate = true; }")  # the server's refusal
+    page.get_by_role("button", name="Record the position").click()
+    expect(page.locator(".error-summary")).to_be_visible()
+    expect(page.get_by_role("group", name="Sources").get_by_role("checkbox", name=LONG_TITLE, exact=False)).to_be_checked()
+
+    # Completed, it saves with the source.
+    page.select_option("#id_stance", index=1)
+    page.fill("#id_summary", "Ontario holds out for more flexibility.")
+    page.get_by_role("button", name="Record the position").click()
+    expect(page.locator(".error-summary")).to_have_count(0)
+    from negotiations.models import Position
+
+    saved = Position.objects.get(summary="Ontario holds out for more flexibility.")
+    assert [source.title for source in saved.sources.all()] == [LONG_TITLE]

@@ -152,7 +152,7 @@ def test_the_form_keeps_everything_and_says_what_each_basis_lacks(client, budget
     assert "A reported term needs the source that states it." in slot
     slot = re.search(r'id="id_basis__scale__status_error"[^>]*>(.*?)</div>', page, re.S).group(1)
     assert "An assumed term needs the assumption" in slot
-    assert 'value="A new offer with bases"' in page and 'value="Ottawa pays $5,000."' in page
+    assert 'value="A new offer with bases"' in page and "Ottawa pays $5,000.</textarea>" in page
 
 
 def test_the_form_records_bases_defaulting_to_the_offers_source(client, budget, editor):

@@ -201,7 +201,7 @@ def test_the_offer_form_bounds_each_terms_passage_or_note(client):
     client.force_login(UserFactory(is_superuser=True, is_staff=True))
     OfferFactory()
     page = client.get(reverse("negotiations:offer_new")).content.decode()
-    box = re.search(r'<input[^>]*name="basis__split__federal__note"[^>]*>', page).group(0)
+    box = re.search(r'<textarea[^>]*name="basis__split__federal__note"[^>]*>', page).group(0)
     assert f'maxlength="{bounds.PASSAGE_LENGTH}"' in box
 
 
