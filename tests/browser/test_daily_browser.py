@@ -237,3 +237,28 @@ def test_a_long_source_title_is_read_whole_and_kept_through_a_refused_save(page,
 
     saved = Position.objects.get(summary="Ontario holds out for more flexibility.")
     assert [source.title for source in saved.sources.all()] == [LONG_TITLE]
+
+
+CUT_SELECTS = """() => {
+    const measure = document.createElement('canvas').getContext('2d'), cut = [];
+    for (const select of document.querySelectorAll('main select:not([multiple])')) {
+        if (!select.checkVisibility()) continue;
+        const style = getComputedStyle(select), chosen = select.options[select.selectedIndex];
+        measure.font = style.font;
+        const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        if (chosen && measure.measureText(chosen.text).width > room + 1) cut.push(select.name + ': ' + chosen.text);
+    }
+    return cut;
+}"""
+
+
+@pytest.mark.parametrize("prefix", ["", "/fr"])
+def test_no_select_cuts_its_choice_at_1280(page, live_server, fiscal_data, editor_login, prefix):
+    """Issue 16.9: the forms' and filters' selects show their chosen text whole, in both languages."""
+    no_favicon(page)
+    editor_login(page)
+    for url in ["/offers/new", "/positions/new", "/statements/new", "/scenarios/new", "/jurisdictions/ON/",
+                "/statements/"]:
+        page.goto(live_server.url + prefix + url)
+        assert page.locator("main select").count() > 1, url
+        assert page.evaluate(CUT_SELECTS) == [], url
