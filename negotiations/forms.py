@@ -96,12 +96,7 @@ def scope_to_negotiation(form: forms.BaseForm, fields: tuple[str, ...], *, also_
         field.queryset = field.queryset.filter(negotiation__slug=slug) if slug else field.queryset.none()
         field.error_messages["invalid_choice"] = OF_ANOTHER_NEGOTIATION
     reloaded = [f"#{form[name].auto_id}" for name in fields] + [f"#{element}" for element in also_reload]
-    form.fields["negotiation"].widget.attrs.update({
-        "hx-get": "",  # this page (htmx adds the select's value to its address)
-        "hx-trigger": "change",
-        "hx-swap": "none",
-        "hx-select-oob": ",".join(reloaded),
-    })
+    form.fields["negotiation"].widget.reloads = ",".join(reloaded)  # a ReloadingSelect
 
 
 class ChoiceList(forms.CheckboxSelectMultiple):
@@ -118,6 +113,19 @@ class QuoteChoiceList(ChoiceList):
         option = super().create_option(name, value, label, selected, index, subindex=subindex, attrs=attrs)
         option["lang"] = getattr(getattr(value, "instance", None), "language", "")
         return option
+
+
+class ReloadingSelect(forms.Select):
+    """A negotiation's select whose change reloads the fields that depend on it (``reloads``: their
+    ids, set by :func:`scope_to_negotiation`); the htmx attributes are in its template."""
+
+    template_name = "negotiations/widgets/reloading_select.html"
+    reloads = ""
+
+    def get_context(self, name, value, attrs):
+        context = super().get_context(name, value, attrs)
+        context["widget"]["reloads"] = self.reloads
+        return context
 
 
 class _KeyedChoicesMixin:
@@ -139,6 +147,7 @@ class StatementForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm
         fields = ["negotiation", "speaker", "jurisdiction", "date", "date_precision", "language",
                   "original_language", "quote", "context", "context_fr", "source", "meeting"]
         widgets = {
+            "negotiation": ReloadingSelect,
             "date": _date_input(),
             "quote": forms.Textarea(attrs={"rows": 4}),
         }
@@ -165,6 +174,7 @@ class PositionForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm)
         fields = ["negotiation", "jurisdiction", "as_of", "date_precision", "stance", "summary", "conditions",
                   "summary_fr", "conditions_fr", "evidence", "sources", "triggered_by_offer", "triggered_by_meeting"]
         widgets = {
+            "negotiation": ReloadingSelect,
             "as_of": _date_input(),
             "summary": forms.Textarea(attrs={"rows": 3}),
             "conditions": forms.Textarea(attrs={"rows": 2}),

@@ -25,7 +25,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from negotiations import bounds, money
-from negotiations.forms import ChoiceList, RefuseControlCharacters, scope_to_negotiation
+from negotiations.forms import ChoiceList, RefuseControlCharacters, ReloadingSelect, scope_to_negotiation
 from negotiations.models import (
     DatePrecision,
     GovernmentPayer,
@@ -429,7 +429,7 @@ class OfferForm(OfferTermsForm):
     )
     negotiation = forms.ModelChoiceField(
         Negotiation.objects.only("pk", "slug", "title"), to_field_name="slug", label=_("Negotiation"),
-        empty_label=_("Choose a negotiation"),
+        empty_label=_("Choose a negotiation"), widget=ReloadingSelect,
     )
     tabled_by = forms.ModelMultipleChoiceField(
         Jurisdiction.objects.all(), to_field_name="code", label=_("Tabled by"),
