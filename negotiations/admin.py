@@ -93,7 +93,7 @@ class CurationAdmin(TranslationAdmin, SimpleHistoryAdmin):
     history page whose many-to-many diffs cost one query per field.
 
     simple_history diffs many-to-many fields with a few queries per pair of
-    records; on a page of 100 records of a meeting that is hundreds of queries.
+    versions; on a page of 100 versions of a meeting that is hundreds of queries.
     Here each tracked many-to-many field's rows for the whole page are read at
     once and diffed in memory, with the same values simple_history shows.
     """
@@ -121,12 +121,12 @@ class CurationAdmin(TranslationAdmin, SimpleHistoryAdmin):
         super().save_model(request, obj, form, change)
 
     def set_history_delta_changes(self, request, historical_records, foreign_keys_are_objs=True):
-        records = list(historical_records)
+        versions = list(historical_records)
         m2m_names = [field.name for field in get_history_model_for_model(self.model)._history_m2m_fields]
-        if not m2m_names or not records:
+        if not m2m_names or not versions:
             return super().set_history_delta_changes(request, historical_records, foreign_keys_are_objs)
-        m2m_rows = {name: self._m2m_rows_by_record(records, name, foreign_keys_are_objs) for name in m2m_names}
-        for newer, older in zip(records, records[1:]):
+        m2m_rows = {name: self._m2m_rows_by_version(versions, name, foreign_keys_are_objs) for name in m2m_names}
+        for newer, older in zip(versions, versions[1:]):
             delta = newer.diff_against(older, excluded_fields=m2m_names, foreign_keys_are_objs=foreign_keys_are_objs)
             changes = list(delta.changes)
             for name in m2m_names:
@@ -138,16 +138,16 @@ class CurationAdmin(TranslationAdmin, SimpleHistoryAdmin):
             helper = self.get_historical_record_context_helper(request, newer)
             newer.history_delta_changes = helper.context_for_delta_changes(delta)
 
-    def _m2m_rows_by_record(self, records, name: str, foreign_keys_are_objs: bool) -> dict[int, list[dict]]:
-        """The historical through rows of ``name`` for each record, as simple_history's diff lists them."""
-        through = getattr(records[0], name).model
+    def _m2m_rows_by_version(self, versions, name: str, foreign_keys_are_objs: bool) -> dict[int, list[dict]]:
+        """The historical through rows of ``name`` for each version, as simple_history's diff lists them."""
+        through = getattr(versions[0], name).model
         reverse_name = get_m2m_reverse_field_name(self.model._meta.get_field(name))
         row_fields = [
             field for field in through._meta.fields
             if field.editable and field.name not in ("id", "m2m_history_id", "history")
         ]
         relations = [field.name for field in row_fields if isinstance(field, models.ForeignKey)]
-        queryset = through.objects.filter(history__in=records).order_by("history_id", reverse_name)
+        queryset = through.objects.filter(history__in=versions).order_by("history_id", reverse_name)
         if foreign_keys_are_objs:
             queryset = queryset.select_related(*relations)
         rows: dict[int, list[dict]] = {}

@@ -20,7 +20,6 @@ from ninja import Field, Query, Router, Schema
 from ninja.errors import HttpError
 from pydantic import PlainSerializer, WithJsonSchema
 
-from negotiations import verdicts
 from negotiations.acceptance import resolve_term
 from negotiations.models import (
     Condition,
@@ -41,8 +40,8 @@ from negotiations.models import (
     Statement,
     Treatment,
 )
-from negotiations.record import meeting_list, person_list, statement_list
-from negotiations.selectors import offer_list
+from negotiations.selectors import offer_list, verdicts
+from negotiations.selectors.record import meeting_list, person_list, statement_list
 from negotiations.term_basis import failure_reason, offer_basis
 from negotiations.timeline import EventKind, jurisdiction_timeline
 

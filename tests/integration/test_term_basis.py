@@ -186,7 +186,7 @@ def test_the_preview_says_when_no_basis_is_given_yet(client, budget, editor):
 
 def test_saving_the_form_unchanged_keeps_every_basis_as_it_was(client, cjg, editor):
     from negotiations.offer_forms import OfferForm
-    from negotiations.offer_selectors import offer_for_form, offer_links
+    from negotiations.selectors.offers import offer_for_form, offer_links
 
     def bases():
         offer = Offer.objects.get(slug="pt-counter-jan-2014")
