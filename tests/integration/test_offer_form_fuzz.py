@@ -40,8 +40,9 @@ from negotiations.offer_forms import (
 )
 from negotiations.terms import check_terms, term_paths
 from tests.dataset import load_cjg
-from tests.factories import PT_CODES, UserFactory
+from tests.factories import UserFactory
 from tests.profiles import examples
+from tests.shared import PT_CODES
 
 pytestmark = pytest.mark.django_db
 

@@ -20,6 +20,7 @@ from django.test.utils import CaptureQueriesContext
 from grants.selectors import forget_reference_data
 from negotiations.models import Jurisdiction
 from tests.offer_world import offer_post
+from tests.shared import HTMX
 
 # The marker also makes pytest-django set up the test database, which the module fixture uses.
 pytestmark = pytest.mark.django_db
@@ -27,7 +28,6 @@ pytestmark = pytest.mark.django_db
 MAX_QUERIES = 12
 SMALL, LARGE = 1, 10
 
-HTMX = {"HTTP_HX_REQUEST": "true"}
 # (name, method, path, extra request headers, as the editor)
 PAGES = [
     ("home", "get", "/", {}, False),

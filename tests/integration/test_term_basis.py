@@ -12,7 +12,7 @@ from negotiations.term_basis import offer_basis
 from negotiations.terms import TermBasisEntry
 from tests.dataset import load_cjg
 from tests.factories import SourceFactory
-from tests.offer_world import make_budget_2013, make_reference, offer_post, user_with
+from tests.offer_world import offer_post, user_with
 
 pytestmark = pytest.mark.django_db
 
@@ -27,12 +27,6 @@ def cjg():
     forget_reference_data()
     yield
     forget_reference_data()
-
-
-@pytest.fixture
-def budget():
-    make_reference()
-    return make_budget_2013()
 
 
 @pytest.fixture
