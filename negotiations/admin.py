@@ -7,6 +7,7 @@ are subquery annotations. Inline rows render in a fixed number of queries too
 """
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin.widgets import AutocompleteSelect
 from django.core.exceptions import ValidationError
@@ -16,9 +17,10 @@ from django.db.models.functions import Coalesce
 from django.forms.models import BaseInlineFormSet
 from django.template.response import TemplateResponse
 from django.utils.text import Truncator
+from django.utils.translation import get_language, ngettext, override
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 from modeltranslation.admin import TranslationAdmin, TranslationTabularInline
+from modeltranslation.utils import build_localized_fieldname
 from simple_history.admin import SimpleHistoryAdmin
 from simple_history.models import DeletedObject, ModelChange, ModelDelta, is_historic
 from simple_history.template_utils import HistoricalRecordContextHelper, ObjDiffDisplay
@@ -404,8 +406,27 @@ class MeetingAdmin(CurationAdmin):
         return meeting.statement_count
 
 
+# The retraction note's columns, one per language (modeltranslation), the reader's language first.
+def _note_fields() -> list[str]:
+    first = get_language()
+    return sorted((build_localized_fieldname("retraction_note", code) for code in settings.MODELTRANSLATION_LANGUAGES),
+                  key=lambda name: not name.endswith(f"_{first}"))
+
+
+class StatementAdminForm(forms.ModelForm):
+    """A retracted statement says why, in either language, as on the site (``services.record.statement_retract``)."""
+
+    def clean(self):
+        cleaned_data = super().clean()
+        fields = _note_fields()
+        if cleaned_data.get("retracted") and not any((cleaned_data.get(name) or "").strip() for name in fields):
+            self.add_error(fields[0], _("Say why the statement is retracted."))
+        return cleaned_data
+
+
 @admin.register(Statement)
 class StatementAdmin(CurationAdmin):
+    form = StatementAdminForm
     list_display = ("quote_excerpt", "date", "speaker", "jurisdiction", "source", "language", "retracted")
     list_display_links = ("quote_excerpt",)
     list_filter = ("retracted", "language", "jurisdiction", "negotiation", "date_precision")
@@ -427,6 +448,24 @@ class StatementAdmin(CurationAdmin):
     @admin.display(description=_("quote"), ordering="quote")
     def quote_excerpt(self, statement):
         return excerpt(statement.quote)
+
+    def save_model(self, request, obj, form, change):
+        """A statement newly marked retracted is retracted by the service, with the note in the reader's
+        language (else the other), as on the site and by the action; its other changes, a note's translation
+        among them, are saved first as usual."""
+        if not (obj.retracted and "retracted" in form.changed_data):
+            return super().save_model(request, obj, form, change)
+        note_fields = _note_fields()
+        typed = {name: getattr(obj, name) or "" for name in note_fields}
+        note_field = next(name for name in note_fields if typed[name].strip())
+        obj.retracted = False
+        setattr(obj, note_field, form.initial.get(note_field) or "")
+        if not change or set(form.changed_data) - {"retracted", note_field, "change_reason"}:
+            super().save_model(request, obj, form, change)
+        with override(note_field.rsplit("_", 1)[1]):
+            retracted = services.statement_retract(actor=request.user, statement=obj, note=typed[note_field])
+        obj.retracted = retracted.retracted
+        setattr(obj, note_field, getattr(retracted, note_field))
 
     @admin.action(description=_("Retract"), permissions=["change"])
     def retract(self, request, queryset):
