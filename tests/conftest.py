@@ -55,3 +55,16 @@ def budget(db, cold_reference_data):
 
     make_reference()
     return make_budget_2013()
+
+
+@pytest.fixture
+def cjg(db, cold_reference_data):
+    """The Canada Job Grant data set, as ``manage.py load_cjg`` loads it (tests.dataset), and its negotiation;
+    the reference data is then read afresh."""
+    from grants.selectors import forget_reference_data
+    from negotiations.models import Negotiation
+    from tests.dataset import load_cjg
+
+    load_cjg()
+    forget_reference_data()
+    return Negotiation.objects.get(slug="canada-job-grant")

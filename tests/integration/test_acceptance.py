@@ -2,21 +2,12 @@
 
 import datetime
 
-import pytest
-
 from grants.selectors import offer_with_terms
 from negotiations import models as m
 from negotiations.acceptance import FAILS, MEETS, UNKNOWN
 from negotiations.selectors.verdicts import acceptance, offer_acceptance, offer_terms, position_book
-from tests.dataset import load_cjg
 
 PREMIERS_JULY = ("NL", "PE", "NS", "SK", "YT", "NT", "NU")  # still on the premiers' July position in November
-
-
-@pytest.fixture
-def cjg(db):
-    load_cjg()
-    return m.Negotiation.objects.get(slug="canada-job-grant")
 
 
 def verdicts_of(slug):

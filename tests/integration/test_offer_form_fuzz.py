@@ -26,7 +26,6 @@ from django.urls import reverse
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from grants.selectors import forget_reference_data
 from negotiations.models import FundingSource, Offer
 from negotiations.offer_forms import (
     PAYER_PROGRAMS,
@@ -39,7 +38,6 @@ from negotiations.offer_forms import (
     treatment_field,
 )
 from negotiations.terms import check_terms, term_paths
-from tests.dataset import load_cjg
 from tests.factories import UserFactory
 from tests.profiles import examples
 from tests.shared import PT_CODES
@@ -188,14 +186,6 @@ def counts() -> tuple[int, int]:
 
 class Rollback(Exception):
     """Ends an example's savepoint, so each example starts from the same data."""
-
-
-@pytest.fixture
-def cjg():
-    forget_reference_data()
-    load_cjg()
-    yield
-    forget_reference_data()
 
 
 @pytest.fixture

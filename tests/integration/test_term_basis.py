@@ -10,23 +10,10 @@ from negotiations.offer_forms import basis_field
 from negotiations.services import offers as services
 from negotiations.term_basis import offer_basis
 from negotiations.terms import TermBasisEntry
-from tests.dataset import load_cjg
 from tests.factories import SourceFactory
 from tests.offer_world import offer_post, user_with
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def cjg():
-    """The Canada Job Grant data set, as ``manage.py load_cjg`` loads it."""
-
-    from grants.selectors import forget_reference_data
-
-    load_cjg()
-    forget_reference_data()
-    yield
-    forget_reference_data()
 
 
 @pytest.fixture
