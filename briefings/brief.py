@@ -4,7 +4,7 @@ A negotiation's brief covers every government; a jurisdiction's brief covers tha
 negotiation. Each part is read with a fixed number of queries whatever the size of the record (the
 positions of one negotiation, the two latest offers, a bounded number of events and quotes), the
 offers' fiscal effect is computed by the engine (grants.headline), and who would sign each of them
-by the verdicts of issue 17 (negotiations.verdicts, one position book for both offers).
+by the verdicts of issue 17 (negotiations.selectors.verdicts, one position book for both offers).
 """
 
 import datetime
@@ -17,7 +17,7 @@ from grants.headline import Headline, headline, offers_by_pk
 from negotiations import calendar_dates, timeline
 from negotiations.acceptance import FAILS, MEETS, UNKNOWN, PositionBook
 from negotiations.models import Jurisdiction, KeyDate, Negotiation, Offer, Position, Stance, Statement
-from negotiations.verdicts import Acceptance, offer_acceptance, position_book
+from negotiations.selectors.verdicts import Acceptance, offer_acceptance, position_book
 
 # A brief is read in two minutes: the latest changes and quotes only (the pages hold the rest). Fewer
 # lines also make the PDF faster to lay out (perf: bench/brief.py, briefing.pdf; see the README).

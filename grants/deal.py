@@ -2,7 +2,7 @@
 conditions; the fiscal side of scenarios and of the distance between the two sides' latest offers.
 
 The cross-app composition lives here (``grants`` reads ``negotiations``, never the reverse): the
-verdicts come from ``negotiations.verdicts``, the figures from the engine through ``grants.selectors``,
+verdicts come from ``negotiations.selectors.verdicts``, the figures from the engine through ``grants.selectors``,
 and every number is written by ``grants.presentation``.
 """
 
@@ -16,7 +16,7 @@ from negotiations.acceptance import Verdict
 from negotiations.concessions import FEDERAL, PROVINCES, Concessions, concessions
 from negotiations.models import Jurisdiction, Negotiation, Offer, Treatment
 from negotiations.offer_forms import program_field, treatment_field
-from negotiations.verdicts import negotiation_rounds, offer_terms, position_books
+from negotiations.selectors.verdicts import negotiation_rounds, offer_terms, position_books
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,8 @@ from grants import deal, fiscal, presentation, scenarios, selectors
 from grants.forms import ScenarioForm
 from grants.models import Scenario
 from grants.views import _render
-from negotiations import verdicts
 from negotiations.models import Jurisdiction, Negotiation, Offer
+from negotiations.selectors import verdicts
 from negotiations.term_basis import term_label, term_value_text
 from negotiations.terms import term_paths, term_value
 

@@ -86,7 +86,7 @@ class ScenarioForm(OfferTermsForm):
                                    error_messages={"invalid": _("Write a fiscal year like 2015-16.")},
                                    help_text=_("Such as 2015-16; empty: the year at full scale."))
 
-    RECORD_FIELDS = ("title", "negotiation", "tabled_on", "participation", "fiscal_year")
+    OWN_FIELDS = ("title", "negotiation", "tabled_on", "participation", "fiscal_year")
 
     def scenario(self) -> dict:
         """The scenario's own fields, as ``grants.scenarios.scenario_create`` takes them."""

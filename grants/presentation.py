@@ -21,7 +21,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from grants import fiscal
-from negotiations import models as records
+from negotiations.models import Liability, Offer, Program, Treatment
 
 # Labels of the twelve output lines, short enough for a column header.
 LINE_LABELS = {
@@ -208,8 +208,8 @@ def trace_text(text: str) -> str:
 
 
 _ENUM_LABELS = {
-    **{value: label for value, label in records.Treatment.choices},
-    **{value: label for value, label in records.Liability.choices},
+    **{value: label for value, label in Treatment.choices},
+    **{value: label for value, label in Liability.choices},
 }
 
 
@@ -557,7 +557,7 @@ def _with_query(url: str, params: dict[str, str]) -> str:
 # The fiscal page
 
 
-def fiscal_tables(*, offer: records.Offer, effect: fiscal.Effect, names: dict[str, str]) -> FiscalTables:
+def fiscal_tables(*, offer: Offer, effect: fiscal.Effect, names: dict[str, str]) -> FiscalTables:
     """Shape one offer's effect for the fiscal page: cards, the table by P/T, charts, years."""
     slug = offer.slug
     scenario = effect.scenario
@@ -639,7 +639,7 @@ def _chart(effect: fiscal.Effect, names: dict[str, str], lines: tuple[str, ...],
     }
 
 
-def _gap(gap: fiscal.SmallEmployerGap | None, offer: records.Offer) -> Gap | None:
+def _gap(gap: fiscal.SmallEmployerGap | None, offer: Offer) -> Gap | None:
     if gap is None or offer.employer_min_share is None:
         return None
     if gap.covered_by is None:
@@ -656,7 +656,7 @@ def _gap(gap: fiscal.SmallEmployerGap | None, offer: records.Offer) -> Gap | Non
     )
 
 
-def scenario_controls(*, offer: records.Offer, params, effect: fiscal.Effect | None,
+def scenario_controls(*, offer: Offer, params, effect: fiscal.Effect | None,
                       error: fiscal.InvalidScenario | None) -> ScenarioControls:
     """The scenario form's values: the scenario used when there is one, else what was typed."""
     phase_in = [(step.fiscal_year, step.fraction) for step in offer.phase_in.all()]
@@ -700,11 +700,11 @@ def terms_problems(error: fiscal.InvalidTerms) -> tuple[TermsProblem, ...]:
     )
 
 
-def terms_summary(offer: records.Offer) -> tuple[TermsLine, ...]:
+def terms_summary(offer: Offer) -> tuple[TermsLine, ...]:
     """The offer's terms in words (its funding sources, treatments and phase-in prefetched)."""
     sources: dict[str, list[str]] = {"federal": [], "provincial": []}
     for row in offer.funding_sources.all():
-        sources[row.payer].append(f"{records.Program(row.program).label} {format_money(row.amount)}")
+        sources[row.payer].append(f"{Program(row.program).label} {format_money(row.amount)}")
 
     def with_sources(amount: Decimal, payer: str) -> str:
         listed = sources.get(payer)
@@ -716,7 +716,7 @@ def terms_summary(offer: records.Offer) -> tuple[TermsLine, ...]:
         TermsLine(_("Provincial per trainee"), with_sources(offer.provincial_amount, "provincial")),
         TermsLine(_("Employer per trainee"), format_money(offer.employer_amount)),
         TermsLine(_("Scale"), _("%(amount)s a year from the %(program)s") % {
-            "amount": format_money(offer.scale_amount), "program": records.Program(offer.scale_program).label}),
+            "amount": format_money(offer.scale_amount), "program": Program(offer.scale_program).label}),
         TermsLine(_("Liable for an employer shortfall"), str(offer.get_shortfall_liability_display())),
     ]
     if offer.employer_min_share is not None:
@@ -724,7 +724,7 @@ def terms_summary(offer: records.Offer) -> tuple[TermsLine, ...]:
         summary.append(TermsLine(_("Employer minimum share"), _("%(share)s, gap covered by %(payer)s") % {
             "share": format_percent(offer.employer_min_share), "payer": covered}))
     treatments = [_("%(name)s: %(value)s") % {"name": row.jurisdiction.name, "value": row.get_treatment_display()}
-                  for row in offer.treatments.all() if row.treatment != records.Treatment.PARTICIPATES]
+                  for row in offer.treatments.all() if row.treatment != Treatment.PARTICIPATES]
     summary.append(TermsLine(_("Provinces and territories"),
                              "; ".join(treatments) if treatments else _("all participate")))
     steps = [_("%(name)s: %(value)s") % {"name": row.fiscal_year, "value": format_percent(row.fraction)}

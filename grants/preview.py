@@ -34,8 +34,8 @@ from grants.selectors import engine_terms, fiscal_effect, offers_with_terms, ref
 from negotiations import record_cache
 from negotiations.models import Negotiation
 from negotiations.offer_forms import OfferTermsForm, basis_field, terms_parser
+from negotiations.selectors.verdicts import acceptance, kept_position_book
 from negotiations.terms import BASIS_STATUSES, FUNDING_SOURCES, term_paths, term_value
-from negotiations.verdicts import acceptance, kept_position_book
 
 logger = logging.getLogger(__name__)
 

@@ -15,8 +15,8 @@ from django.db import transaction
 from grants import fiscal, selectors
 from grants.models import Scenario
 from negotiations.models import Negotiation
+from negotiations.selectors.verdicts import Acceptance, acceptance, position_book
 from negotiations.terms import OfferTerms
-from negotiations.verdicts import Acceptance, acceptance, position_book
 
 
 class InvalidScenarioTerms(Exception):

@@ -22,8 +22,8 @@ from negotiations.models import (
     Offer,
     PhaseInStep,
 )
+from negotiations.selectors.verdicts import offer_terms  # noqa: F401  (the one reading of an offer's terms)
 from negotiations.terms import OfferTerms
-from negotiations.verdicts import offer_terms  # noqa: F401  (the one reading of an offer's terms)
 
 # Reference data changes rarely and every fiscal figure needs it: keep it per process, drop it
 # when this process changes the record or a page sees a newer record version (so a page rendered

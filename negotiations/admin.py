@@ -7,6 +7,7 @@ are subquery annotations. Inline rows render in a fixed number of queries too
 """
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin.widgets import AutocompleteSelect
 from django.core.exceptions import ValidationError
@@ -16,9 +17,10 @@ from django.db.models.functions import Coalesce
 from django.forms.models import BaseInlineFormSet
 from django.template.response import TemplateResponse
 from django.utils.text import Truncator
+from django.utils.translation import get_language, ngettext, override
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 from modeltranslation.admin import TranslationAdmin, TranslationTabularInline
+from modeltranslation.utils import build_localized_fieldname
 from simple_history.admin import SimpleHistoryAdmin
 from simple_history.models import DeletedObject, ModelChange, ModelDelta, is_historic
 from simple_history.template_utils import HistoricalRecordContextHelper, ObjDiffDisplay
@@ -93,7 +95,7 @@ class CurationAdmin(TranslationAdmin, SimpleHistoryAdmin):
     history page whose many-to-many diffs cost one query per field.
 
     simple_history diffs many-to-many fields with a few queries per pair of
-    records; on a page of 100 records of a meeting that is hundreds of queries.
+    versions; on a page of 100 versions of a meeting that is hundreds of queries.
     Here each tracked many-to-many field's rows for the whole page are read at
     once and diffed in memory, with the same values simple_history shows.
     """
@@ -121,12 +123,12 @@ class CurationAdmin(TranslationAdmin, SimpleHistoryAdmin):
         super().save_model(request, obj, form, change)
 
     def set_history_delta_changes(self, request, historical_records, foreign_keys_are_objs=True):
-        records = list(historical_records)
+        versions = list(historical_records)
         m2m_names = [field.name for field in get_history_model_for_model(self.model)._history_m2m_fields]
-        if not m2m_names or not records:
+        if not m2m_names or not versions:
             return super().set_history_delta_changes(request, historical_records, foreign_keys_are_objs)
-        m2m_rows = {name: self._m2m_rows_by_record(records, name, foreign_keys_are_objs) for name in m2m_names}
-        for newer, older in zip(records, records[1:]):
+        m2m_rows = {name: self._m2m_rows_by_version(versions, name, foreign_keys_are_objs) for name in m2m_names}
+        for newer, older in zip(versions, versions[1:]):
             delta = newer.diff_against(older, excluded_fields=m2m_names, foreign_keys_are_objs=foreign_keys_are_objs)
             changes = list(delta.changes)
             for name in m2m_names:
@@ -138,16 +140,16 @@ class CurationAdmin(TranslationAdmin, SimpleHistoryAdmin):
             helper = self.get_historical_record_context_helper(request, newer)
             newer.history_delta_changes = helper.context_for_delta_changes(delta)
 
-    def _m2m_rows_by_record(self, records, name: str, foreign_keys_are_objs: bool) -> dict[int, list[dict]]:
-        """The historical through rows of ``name`` for each record, as simple_history's diff lists them."""
-        through = getattr(records[0], name).model
+    def _m2m_rows_by_version(self, versions, name: str, foreign_keys_are_objs: bool) -> dict[int, list[dict]]:
+        """The historical through rows of ``name`` for each version, as simple_history's diff lists them."""
+        through = getattr(versions[0], name).model
         reverse_name = get_m2m_reverse_field_name(self.model._meta.get_field(name))
         row_fields = [
             field for field in through._meta.fields
             if field.editable and field.name not in ("id", "m2m_history_id", "history")
         ]
         relations = [field.name for field in row_fields if isinstance(field, models.ForeignKey)]
-        queryset = through.objects.filter(history__in=records).order_by("history_id", reverse_name)
+        queryset = through.objects.filter(history__in=versions).order_by("history_id", reverse_name)
         if foreign_keys_are_objs:
             queryset = queryset.select_related(*relations)
         rows: dict[int, list[dict]] = {}
@@ -404,8 +406,27 @@ class MeetingAdmin(CurationAdmin):
         return meeting.statement_count
 
 
+# The retraction note's columns, one per language (modeltranslation), the reader's language first.
+def _note_fields() -> list[str]:
+    first = get_language()
+    return sorted((build_localized_fieldname("retraction_note", code) for code in settings.MODELTRANSLATION_LANGUAGES),
+                  key=lambda name: not name.endswith(f"_{first}"))
+
+
+class StatementAdminForm(forms.ModelForm):
+    """A retracted statement says why, in either language, as on the site (``services.record.statement_retract``)."""
+
+    def clean(self):
+        cleaned_data = super().clean()
+        fields = _note_fields()
+        if cleaned_data.get("retracted") and not any((cleaned_data.get(name) or "").strip() for name in fields):
+            self.add_error(fields[0], _("Say why the statement is retracted."))
+        return cleaned_data
+
+
 @admin.register(Statement)
 class StatementAdmin(CurationAdmin):
+    form = StatementAdminForm
     list_display = ("quote_excerpt", "date", "speaker", "jurisdiction", "source", "language", "retracted")
     list_display_links = ("quote_excerpt",)
     list_filter = ("retracted", "language", "jurisdiction", "negotiation", "date_precision")
@@ -427,6 +448,24 @@ class StatementAdmin(CurationAdmin):
     @admin.display(description=_("quote"), ordering="quote")
     def quote_excerpt(self, statement):
         return excerpt(statement.quote)
+
+    def save_model(self, request, obj, form, change):
+        """A statement newly marked retracted is retracted by the service, with the note in the reader's
+        language (else the other), as on the site and by the action; its other changes, a note's translation
+        among them, are saved first as usual."""
+        if not (obj.retracted and "retracted" in form.changed_data):
+            return super().save_model(request, obj, form, change)
+        note_fields = _note_fields()
+        typed = {name: getattr(obj, name) or "" for name in note_fields}
+        note_field = next(name for name in note_fields if typed[name].strip())
+        obj.retracted = False
+        setattr(obj, note_field, form.initial.get(note_field) or "")
+        if not change or set(form.changed_data) - {"retracted", note_field, "change_reason"}:
+            super().save_model(request, obj, form, change)
+        with override(note_field.rsplit("_", 1)[1]):
+            retracted = services.statement_retract(actor=request.user, statement=obj, note=typed[note_field])
+        obj.retracted = retracted.retracted
+        setattr(obj, note_field, getattr(retracted, note_field))
 
     @admin.action(description=_("Retract"), permissions=["change"])
     def retract(self, request, queryset):

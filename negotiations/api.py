@@ -1,7 +1,7 @@
 """The record as read-only JSON (contract: shared design API.md).
 
 Jurisdictions, offers with their terms, a jurisdiction's timeline, people, meetings, statements and
-positions. Every list is paginated the same way (`Page`, `page_of`) and costs a fixed number of
+positions. Every list is paginated the same way (ninja's `paginate` with `LimitOffset`) and costs a fixed number of
 queries whatever the amount of data: the selectors own the joins.
 
 `Money` and `Fraction` are the one place where amounts and shares are written for JSON;
@@ -11,16 +11,17 @@ the grants API uses them too (grants reads negotiations, never the other way rou
 import datetime
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
-from typing import Annotated, Any, Generic, Literal, TypeVar
+from typing import Annotated, Any, Literal
 
 from django.db.models import Prefetch, Q, QuerySet, TextChoices
 from django.http import Http404
 from ninja import Field, Query, Router, Schema
 from ninja.errors import HttpError
+from ninja.pagination import PaginationBase, paginate
 from pydantic import PlainSerializer, WithJsonSchema
 
-from negotiations import verdicts
 from negotiations.acceptance import resolve_term
 from negotiations.models import (
     Condition,
@@ -41,8 +42,8 @@ from negotiations.models import (
     Statement,
     Treatment,
 )
-from negotiations.record import meeting_list, person_list, statement_list
-from negotiations.selectors import offer_list
+from negotiations.selectors import offer_list, verdicts
+from negotiations.selectors.record import meeting_list, person_list, statement_list
 from negotiations.term_basis import failure_reason, offer_basis
 from negotiations.timeline import EventKind, jurisdiction_timeline
 
@@ -94,12 +95,18 @@ def _or_none(text: str) -> str | None:
 
 
 # ---------------------------------------------------------------------------
-# Pagination: {"items": [...], "count": N} with limit and offset
+# Pagination: {"items": [...], "count": N} with limit and offset, through ninja's own `paginate`
 
 MAX_LIMIT = 1000
 MAX_OFFSET = 1_000_000_000  # far beyond any real list, and within every database's OFFSET
 
-T = TypeVar("T")
+
+@dataclass(frozen=True)
+class Counted:
+    """One page a list read itself (such as the timeline, which windows its events), and the total count."""
+
+    items: list
+    count: int
 
 
 class Page(Schema):
@@ -107,15 +114,29 @@ class Page(Schema):
     offset: int = Field(0, ge=0, le=MAX_OFFSET, description="How many items to skip.")
 
 
-class Paginated(Schema, Generic[T]):
-    items: list[T]
-    count: int = Field(description="How many items match, over all pages.")
+class LimitOffset(PaginationBase):
+    """ninja's pagination with the contract's `limit` and `offset`, each bounded (out of range is 422).
 
+    `item` writes each row of the page as JSON. The count is one query, then the page is the queryset's
+    own queries; a view that reads its page itself (``pass_parameter``) returns it as `Counted`.
+    """
 
-def page_of(queryset: QuerySet, page: Page, item: Callable[[Any], dict]) -> dict:
-    """One page of `queryset` as {"items", "count"}: a count query plus the queryset's own queries."""
-    count = queryset.count()
-    return {"items": [item(row) for row in queryset[page.offset: page.offset + page.limit]], "count": count}
+    Input = Page
+
+    class Output(Schema):
+        items: list[Any]
+        count: int = Field(description="How many items match, over all pages.")
+
+    def __init__(self, *, item: Callable[[Any], dict] | None = None, **kwargs: Any) -> None:
+        self.item = item
+        super().__init__(**kwargs)
+
+    def paginate_queryset(self, queryset: QuerySet | Counted, pagination: Page, request, **params) -> dict:
+        if isinstance(queryset, Counted):
+            return {"items": queryset.items, "count": queryset.count}
+        count = queryset.count()
+        rows = queryset[pagination.offset: pagination.offset + pagination.limit]
+        return {"items": [self.item(row) for row in rows], "count": count}
 
 
 class Error(Schema):
@@ -184,10 +205,11 @@ def _jurisdiction_item(jurisdiction: Jurisdiction) -> dict:
     }
 
 
-@router.get("/jurisdictions", response={200: Paginated[JurisdictionOut], 422: Error}, summary="Jurisdictions")
-def jurisdictions(request, page: Query[Page]):
+@router.get("/jurisdictions", response={200: list[JurisdictionOut], 422: Error}, summary="Jurisdictions")
+@paginate(LimitOffset, item=_jurisdiction_item)
+def jurisdictions(request):
     """The federal government and the 13 provinces and territories, in display order (two queries)."""
-    return page_of(Jurisdiction.objects.order_by("order", "code"), page, _jurisdiction_item)
+    return Jurisdiction.objects.order_by("order", "code")
 
 
 class TimelineEventOut(Schema):
@@ -203,9 +225,10 @@ class TimelineFilters(Schema):
     negotiation: SlugFilter
 
 
-@router.get("/jurisdictions/{code}/timeline", response={200: Paginated[TimelineEventOut], 404: Error, 422: Error},
+@router.get("/jurisdictions/{code}/timeline", response={200: list[TimelineEventOut], 404: Error, 422: Error},
             summary="A jurisdiction's timeline")
-def jurisdiction_timeline_events(request, code: str, page: Query[Page], filters: Query[TimelineFilters]):
+@paginate(LimitOffset, pass_parameter="page")
+def jurisdiction_timeline_events(request, code: str, filters: Query[TimelineFilters], **kwargs):
     """A jurisdiction's dated positions, statements, meetings and offers, newest first (at most seven queries)."""
     # Only two letters reach the database: any other code is unknown, whatever it holds.
     jurisdiction = Jurisdiction.objects.filter(code=code.upper()).first() if re.fullmatch(CODE_PATTERN, code) else None
@@ -215,8 +238,8 @@ def jurisdiction_timeline_events(request, code: str, page: Query[Page], filters:
         jurisdiction=jurisdiction,
         negotiation_slug=filters.negotiation,
         kinds=[filters.kind] if filters.kind else None,
-        offset=page.offset,
-        limit=page.limit,
+        offset=kwargs["page"].offset,
+        limit=kwargs["page"].limit,
     )
     items = [
         {
@@ -228,7 +251,7 @@ def jurisdiction_timeline_events(request, code: str, page: Query[Page], filters:
         }
         for event in events
     ]
-    return {"items": items, "count": count}
+    return Counted(items, count)
 
 
 # ---------------------------------------------------------------------------
@@ -332,8 +355,9 @@ def _offer_item(offer: Offer) -> dict:
     }
 
 
-@router.get("/offers", response={200: Paginated[OfferOut], 422: Error}, summary="Offers")
-def offers(request, page: Query[Page], filters: Query[OfferFilters]):
+@router.get("/offers", response={200: list[OfferOut], 422: Error}, summary="Offers")
+@paginate(LimitOffset, item=_offer_item)
+def offers(request, filters: Query[OfferFilters]):
     """Offers, newest first (three queries, one more for each of negotiation and tabled_by)."""
     tabled_by = _jurisdiction_named(filters.tabled_by, parameter="tabled_by")
     queryset = offer_list(
@@ -341,7 +365,7 @@ def offers(request, page: Query[Page], filters: Query[OfferFilters]):
         status=filters.status,
         tabled_by=tabled_by.code if tabled_by else None,
     ).order_by("-tabled_on", "title", "pk")
-    return page_of(queryset, page, _offer_item)
+    return queryset
 
 
 def _offer_with_terms(slug: str) -> Offer:
@@ -465,10 +489,11 @@ def _person_item(person) -> dict:
     }
 
 
-@router.get("/people", response={200: Paginated[PersonOut], 422: Error}, summary="People")
-def people(request, page: Query[Page]):
+@router.get("/people", response={200: list[PersonOut], 422: Error}, summary="People")
+@paginate(LimitOffset, item=_person_item)
+def people(request):
     """People by name with their roles (three queries)."""
-    return page_of(person_list().order_by("name", "pk"), page, _person_item)
+    return person_list().order_by("name", "pk")
 
 
 class MeetingOut(Schema):
@@ -493,8 +518,9 @@ def _meeting_item(meeting: Meeting) -> dict:
     }
 
 
-@router.get("/meetings", response={200: Paginated[MeetingOut], 422: Error}, summary="Meetings")
-def meetings(request, page: Query[Page], filters: Query[JurisdictionAndNegotiation]):
+@router.get("/meetings", response={200: list[MeetingOut], 422: Error}, summary="Meetings")
+@paginate(LimitOffset, item=_meeting_item)
+def meetings(request, filters: Query[JurisdictionAndNegotiation]):
     """Meetings, newest first (three queries, one more for each filter)."""
     queryset = meeting_list().order_by("-date", "title", "pk")
     jurisdiction = _jurisdiction_named(filters.jurisdiction)
@@ -503,7 +529,7 @@ def meetings(request, page: Query[Page], filters: Query[JurisdictionAndNegotiati
     negotiation = _negotiation_named(filters.negotiation)
     if negotiation is not None:
         queryset = queryset.filter(negotiation=negotiation)
-    return page_of(queryset, page, _meeting_item)
+    return queryset
 
 
 class SourceOut(Schema):
@@ -549,11 +575,11 @@ def _source_item(source: Source) -> dict:
     }
 
 
-@router.get("/sources", response={200: Paginated[SourceListOut], 422: Error}, summary="Sources")
-def sources(request, page: Query[Page]):
+@router.get("/sources", response={200: list[SourceListOut], 422: Error}, summary="Sources")
+@paginate(LimitOffset, item=_source_item)
+def sources(request):
     """Sources, newest first (two queries)."""
-    queryset = Source.objects.defer("text", "summary").order_by("-published_on", "outlet", "pk")
-    return page_of(queryset, page, _source_item)
+    return Source.objects.defer("text", "summary").order_by("-published_on", "outlet", "pk")
 
 
 class StatementOut(Schema):
@@ -591,8 +617,9 @@ def _statement_item(statement) -> dict:
     }
 
 
-@router.get("/statements", response={200: Paginated[StatementOut], 422: Error}, summary="Statements")
-def statements(request, page: Query[Page], filters: Query[StatementFilters]):
+@router.get("/statements", response={200: list[StatementOut], 422: Error}, summary="Statements")
+@paginate(LimitOffset, item=_statement_item)
+def statements(request, filters: Query[StatementFilters]):
     """Statements, newest first, without retracted ones (two queries, one more for each of jurisdiction and
     negotiation)."""
     queryset = statement_list(
@@ -601,7 +628,7 @@ def statements(request, page: Query[Page], filters: Query[StatementFilters]):
     ).filter(retracted=False)
     if filters.speaker:
         queryset = queryset.filter(Q(speaker__slug=filters.speaker) | Q(speaker__name__iexact=filters.speaker))
-    return page_of(queryset, page, _statement_item)
+    return queryset
 
 
 class ConditionOut(Schema):
@@ -639,8 +666,9 @@ def _position_item(position: Position) -> dict:
     }
 
 
-@router.get("/positions", response={200: Paginated[PositionOut], 422: Error}, summary="Positions")
-def positions(request, page: Query[Page], filters: Query[JurisdictionAndNegotiation]):
+@router.get("/positions", response={200: list[PositionOut], 422: Error}, summary="Positions")
+@paginate(LimitOffset, item=_position_item)
+def positions(request, filters: Query[JurisdictionAndNegotiation]):
     """Positions, newest first, with their conditions and evidence (four queries, one more for each filter)."""
     queryset = Position.objects.select_related("jurisdiction", "negotiation").prefetch_related(
         Prefetch("checks", queryset=Condition.objects.filter(kind=Condition.Kind.CHECK).order_by("order", "pk")),
@@ -652,4 +680,4 @@ def positions(request, page: Query[Page], filters: Query[JurisdictionAndNegotiat
     negotiation = _negotiation_named(filters.negotiation)
     if negotiation is not None:
         queryset = queryset.filter(negotiation=negotiation)
-    return page_of(queryset, page, _position_item)
+    return queryset

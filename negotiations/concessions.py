@@ -1,7 +1,7 @@
 """Concessions round by round: each term's value offer by offer, for Ottawa's offers and the provinces'
 and territories' counter-proposals, what each side moved and when, and the gap between their latest offers.
 
-Pure Python (no Django): ``negotiations.verdicts``-style readers pass the offers in as ``Round``s.
+Pure Python (no Django): ``negotiations.selectors.verdicts``-style readers pass the offers in as ``Round``s.
 A side's move on a term is a *concession* when it brings the term closer to the other side's latest
 offer, a *hardening* when it takes it further away, and otherwise just a move.
 """

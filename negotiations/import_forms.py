@@ -1,9 +1,9 @@
 """Forms of the article import: the article itself, the proposed source, one proposed quote."""
 
 from django import forms
-from django.utils import formats
 from django.utils.translation import gettext_lazy as _
 
+from grants.presentation import format_count
 from negotiations import bounds
 from negotiations.article_text import NotText, read_article
 from negotiations.models import (
@@ -63,7 +63,7 @@ class ArticleForm(forms.Form):
         if len(article.text) > bounds.ARTICLE_TEXT_LENGTH:
             # The text kept (HTML stripped) becomes the source's text, which has this bound.
             self.add_error(field, _("The article's text is longer than %(limit)s characters: is it one article?")
-                           % {"limit": formats.number_format(bounds.ARTICLE_TEXT_LENGTH, force_grouping=True)})
+                           % {"limit": format_count(bounds.ARTICLE_TEXT_LENGTH)})
             return cleaned
         cleaned["data"] = data
         cleaned["filename"] = upload.name if upload is not None else ""

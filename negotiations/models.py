@@ -2,7 +2,7 @@
 
 Models hold fields and constraints only. Rules the database cannot express
 (a split that must add up, a payer's sources that must add up) live in
-`negotiations.rules` and are applied by `clean()` and the services.
+`negotiations.terms` and are applied by `clean()` and the services.
 """
 
 from decimal import Decimal

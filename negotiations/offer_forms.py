@@ -1,4 +1,4 @@
-"""The offer form: an offer's record fields and all its terms, as flat fields a browser can post.
+"""The offer form: an offer's own fields and all its terms, as flat fields a browser can post.
 
 Funding sources are one amount field per payer and program (``federal_LMA``),
 treatments one select per province or territory (``treatment_QC``), and the
@@ -39,7 +39,7 @@ from negotiations.models import (
     TermBasis,
     Treatment,
 )
-from negotiations.offer_selectors import OfferLinks
+from negotiations.selectors.offers import OfferLinks
 from negotiations.term_basis import term_label
 from negotiations.terms import FUNDING_SOURCES, INFERRED, REPORTED, OfferTerms, TermBasisEntry, check_basis, term_paths
 from negotiations.validators import validate_record_date
@@ -465,7 +465,7 @@ class OfferForm(OfferTermsForm):
     )
     version = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
-    RECORD_FIELDS = (
+    OWN_FIELDS = (
         "negotiation", "title", "slug", "tabled_by", "tabled_on", "date_precision", "responds_to", "status",
         "summary", "sources", "meeting", "agreed_on", "title_fr", "summary_fr", "assumptions_fr",
     )
@@ -611,16 +611,16 @@ class OfferForm(OfferTermsForm):
 
     @property
     def preview_params(self) -> str:
-        """htmx's ``hx-params`` for the live preview: every field but those of the record alone (and the
+        """htmx's ``hx-params`` for the live preview: every field but the offer's own fields (and the
         CSRF token, which htmx sends as a header), which the preview does not read."""
         # The negotiation and the date are read too: the preview says who would sign on that date.
         unread = [name for name in self.declared_fields
                   if name not in OfferTermsForm.declared_fields and name not in ("negotiation", "tabled_on")]
         return "not " + ",".join([*unread, "csrfmiddlewaretoken"])
 
-    def record(self) -> dict:
+    def own_fields(self) -> dict:
         """The offer's own fields, as the services take them; call after is_valid() returned True."""
-        return {**{name: self.cleaned_data[name] for name in self.RECORD_FIELDS}, "basis": self.basis()}
+        return {**{name: self.cleaned_data[name] for name in self.OWN_FIELDS}, "basis": self.basis()}
 
     def add_service_error(self, error) -> None:
         """Attach a service's ValidationError to the fields it names (others to the form as a whole)."""
@@ -629,8 +629,8 @@ class OfferForm(OfferTermsForm):
 
     @classmethod
     def initial_from_offer(cls, offer: Offer, links: OfferLinks, *, as_new: bool = False) -> dict:
-        """Initial values showing a saved offer (as ``offer_selectors.offer_for_form`` reads it) and
-        what it names (``offer_selectors.offer_links``).
+        """Initial values showing a saved offer (as ``negotiations.selectors.offers.offer_for_form`` reads it) and
+        what it names (``negotiations.selectors.offers.offer_links``).
 
         ``as_new`` starts a new offer from it: same negotiation, governments and
         terms, answering it, with its own title, date, status, sources and assumptions to fill in.

@@ -299,8 +299,8 @@ def _contains(kind: _Kind, words: list[str], also: Q | None = None) -> QuerySet:
 
 
 def matching_pks(*, query: str, kind: str, pks) -> set[int]:
-    """Which of the records `pks` of `kind` ("statements", "meetings", "offers", "people") `query` finds,
-    by the same rules as `search_record` (a saved search checked against new records): one query."""
+    """Which of the rows `pks` of `kind` ("statements", "meetings", "offers", "people") `query` finds,
+    by the same rules as `search_record` (a saved search checked against new rows): one query."""
     words = _words(query.strip())
     spec = next(k for k in KINDS if k.kind == kind)
     if not words:

@@ -8,8 +8,7 @@ from django.contrib.auth import get_user_model
 
 from grants.models import ProgramEnvelope
 from negotiations import models as m
-
-PT_CODES = ["NL", "PE", "NS", "NB", "QC", "ON", "MB", "SK", "AB", "BC", "YT", "NT", "NU"]
+from tests.shared import PT_CODES
 
 
 class UserFactory(factory.django.DjangoModelFactory):

@@ -15,29 +15,12 @@ from tests.factories import (
     ProgramEnvelopeFactory,
     UserFactory,
 )
-
-# Statistics Canada estimates for 1 July 2013 (shared/data/jurisdictions.csv).
-PTS = [
-    ("NL", "Newfoundland and Labrador", "province", 526702),
-    ("PE", "Prince Edward Island", "province", 145237),
-    ("NS", "Nova Scotia", "province", 940789),
-    ("NB", "New Brunswick", "province", 756050),
-    ("QC", "Quebec", "province", 8155334),
-    ("ON", "Ontario", "province", 13537994),
-    ("MB", "Manitoba", "province", 1265015),
-    ("SK", "Saskatchewan", "province", 1108303),
-    ("AB", "Alberta", "province", 4025074),
-    ("BC", "British Columbia", "province", 4581978),
-    ("YT", "Yukon", "territory", 36700),
-    ("NT", "Northwest Territories", "territory", 43537),
-    ("NU", "Nunavut", "territory", 35591),
-]
-PT_CODES = [code for code, *_ in PTS]
+from tests.shared import CANADA_POPULATION, PT_CODES, PTS
 
 
 def make_reference():
     """Ottawa, the 13 P/Ts with their real populations, and the LMA and LMDA envelopes."""
-    JurisdictionFactory(code="CA", name_en="Government of Canada", kind="federal", order=0, population=35158304)
+    JurisdictionFactory(code="CA", name_en="Government of Canada", kind="federal", order=0, population=CANADA_POPULATION)
     for order, (code, name, kind, population) in enumerate(PTS, start=1):
         JurisdictionFactory(code=code, name_en=name, kind=kind, order=order, population=population)
     ProgramEnvelopeFactory(program="LMA", annual_amount=Decimal("500000000"))

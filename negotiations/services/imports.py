@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from grants.presentation import format_count
 from negotiations import bounds, record_cache
 from negotiations.article_import import (
     KnownPerson,
@@ -93,7 +94,7 @@ def without_overlong(proposal: Proposal) -> Proposal:
     if not skipped:
         return proposal
     warning = _("%(count)s quotes are longer than %(limit)s characters and are not proposed.") % {
-        "count": skipped, "limit": bounds.QUOTE_LENGTH}
+        "count": skipped, "limit": format_count(bounds.QUOTE_LENGTH)}
     return replace(proposal, statements=kept, warnings=(*proposal.warnings, warning))
 
 

@@ -8,9 +8,9 @@ from django.views.decorators.http import require_safe
 
 from grants.presentation import format_date
 from negotiations import concessions as rules
-from negotiations import verdicts
 from negotiations.cached_pages import render_page
 from negotiations.models import Jurisdiction, Negotiation
+from negotiations.selectors import verdicts
 from negotiations.term_basis import term_label
 from negotiations.term_basis import term_value_text as shown
 

@@ -14,10 +14,12 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from negotiations import offer_selectors, selectors, verdicts
+from negotiations import selectors
 from negotiations.cached_pages import render_page
 from negotiations.forms import WithdrawOfferForm
 from negotiations.offer_forms import OfferFilterForm, OfferForm
+from negotiations.selectors import offers as offer_selectors
+from negotiations.selectors import verdicts
 from negotiations.services import offers as services
 
 LIST_PAGE_SIZE = 50
@@ -71,7 +73,7 @@ def offer_new(request):
             return _validation(request, form)
         if form.is_valid():
             try:
-                offer = services.offer_create(actor=request.user, **form.record(), terms=form.terms())
+                offer = services.offer_create(actor=request.user, **form.own_fields(), terms=form.terms())
             except (services.InvalidOfferTerms, services.OfferSlugTaken, ValidationError) as error:
                 _attach(form, error)
             else:
@@ -113,7 +115,7 @@ def offer_edit(request, slug):
             try:
                 offer = services.offer_update(
                     actor=request.user, offer=offer, expected_version=form.cleaned_data["version"] or 0,
-                    **form.record(), terms=form.terms(),
+                    **form.own_fields(), terms=form.terms(),
                 )
             except services.OfferChangedMeanwhile as error:
                 # Keep everything typed; the next save knowingly replaces the other person's version.

@@ -13,11 +13,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from grants.presentation import format_date
-from negotiations import record, selectors
 from negotiations import search as record_search
+from negotiations import selectors
 from negotiations.cached_pages import render_page
 from negotiations.forms import PositionForm, SearchForm, StatementFilterForm, StatementForm, condition_formset
 from negotiations.models import Jurisdiction, Statement
+from negotiations.selectors import record
 from negotiations.services import record as services
 
 LIST_PAGE_SIZE = 50

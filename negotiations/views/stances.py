@@ -5,9 +5,10 @@ from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.vary import vary_on_headers
 
-from negotiations import selectors, stances, verdicts
+from negotiations import selectors, stances
 from negotiations.cached_pages import render_page
 from negotiations.models import Jurisdiction, Negotiation
+from negotiations.selectors import verdicts
 
 TEMPLATE = "negotiations/stances.html"
 

@@ -11,22 +11,16 @@ from playwright.sync_api import expect
 from grants import selectors
 from negotiations.models import Jurisdiction, Offer, PhaseInStep
 from tests.factories import JurisdictionFactory, NegotiationFactory, OfferFactory, ProgramEnvelopeFactory
+from tests.shared import PTS
 
 D = datetime.date
-PTS = [
-    ("NL", "Newfoundland and Labrador", 526702), ("PE", "Prince Edward Island", 145237),
-    ("NS", "Nova Scotia", 940789), ("NB", "New Brunswick", 756050), ("QC", "Quebec", 8155334),
-    ("ON", "Ontario", 13537994), ("MB", "Manitoba", 1265015), ("SK", "Saskatchewan", 1108303),
-    ("AB", "Alberta", 4025074), ("BC", "British Columbia", 4581978), ("YT", "Yukon", 36700),
-    ("NT", "Northwest Territories", 43537), ("NU", "Nunavut", 35591),
-]
 
 
 def build_factory_data():
     """The four offers' shapes and the real reference data, for when `load_cjg` is not there."""
     canada = JurisdictionFactory(code="CA", kind=Jurisdiction.Kind.FEDERAL, order=0, name_en="Government of Canada",
                                  population=35158304)
-    for order, (code, name, population) in enumerate(PTS, start=1):
+    for order, (code, name, _kind, population) in enumerate(PTS, start=1):
         JurisdictionFactory(code=code, name_en=name, order=order, population=population)
     ProgramEnvelopeFactory(program="LMA", annual_amount=Decimal("500000000"))
     ProgramEnvelopeFactory(program="LMDA", name_en="Labour Market Development Agreements",

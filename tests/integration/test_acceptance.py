@@ -2,21 +2,12 @@
 
 import datetime
 
-import pytest
-
 from grants.selectors import offer_with_terms
 from negotiations import models as m
 from negotiations.acceptance import FAILS, MEETS, UNKNOWN
-from negotiations.verdicts import acceptance, offer_acceptance, offer_terms, position_book
-from tests.dataset import load_cjg
+from negotiations.selectors.verdicts import acceptance, offer_acceptance, offer_terms, position_book
 
 PREMIERS_JULY = ("NL", "PE", "NS", "SK", "YT", "NT", "NU")  # still on the premiers' July position in November
-
-
-@pytest.fixture
-def cjg(db):
-    load_cjg()
-    return m.Negotiation.objects.get(slug="canada-job-grant")
 
 
 def verdicts_of(slug):
@@ -215,7 +206,7 @@ def test_each_jurisdiction_page_says_what_each_offer_costs_it_and_whether_it_mee
 
 
 def test_the_conditions_are_read_in_the_readers_language(cjg, client):
-    from negotiations.verdicts import kept_position_book
+    from negotiations.selectors.verdicts import kept_position_book
 
     fails = "Aucun financement retiré des programmes qui servent les travailleurs vulnérables."
     french = client.get("/fr/offers/federal-nov-2013/").content.decode()

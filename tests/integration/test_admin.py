@@ -325,6 +325,38 @@ def test_retract_asks_why_and_retracts_through_the_service(admin_client, admin_u
     assert statement.history.first().history_user == admin_user
 
 
+def change_form_post(client, model, obj, **changes) -> dict:
+    """What the admin change form of ``obj`` posts when saved as it opens, with ``changes`` typed in."""
+    form = client.get(admin_url(model, "change", obj.pk)).context["adminform"].form
+    data = {}
+    for name in form.fields:
+        value = form[name].value()
+        if value in (None, False):
+            continue
+        data[name] = "on" if value is True else value
+    return {**data, **empty_inlines(model), **changes}
+
+
+def test_retracting_on_the_change_form_needs_the_note_and_goes_through_the_service(admin_client, admin_user):
+    statement = f.StatementFactory()
+    url = admin_url(Statement, "change", statement.pk)
+
+    refused = admin_client.post(url, change_form_post(admin_client, Statement, statement, retracted="on"))
+    assert refused.status_code == 200
+    assert "Say why the statement is retracted." in refused.content.decode()
+    statement.refresh_from_db()
+    assert not statement.retracted, "nothing is written without a note, as on the site"
+
+    note = "Misattributed: the minister's aide said it."
+    saved = admin_client.post(url, change_form_post(admin_client, Statement, statement, retracted="on",
+                                                    retraction_note_en=note))
+    assert saved.status_code == 302
+    statement.refresh_from_db()
+    assert (statement.retracted, statement.retraction_note) == (True, note)
+    latest = statement.history.first()
+    assert (latest.history_change_reason, latest.history_user) == ("retracted", admin_user)
+
+
 def test_statement_added_at_a_meeting_takes_the_meeting_negotiation(admin_client):
     meeting = f.MeetingFactory()
     person, source = f.PersonFactory(), f.SourceFactory()

@@ -37,6 +37,7 @@ from tests.factories import (
     SourceFactory,
     StatementFactory,
 )
+from tests.shared import POPULATIONS, PT_CODES
 
 pytestmark = pytest.mark.django_db
 
@@ -44,12 +45,6 @@ D = datetime.date
 MONEY = re.compile(r"^-?[0-9]+\.[0-9]{2}$")
 MAX_QUERIES = 12
 
-# Statistics Canada, 1 July 2013 (shared data/jurisdictions.csv), in display order.
-POPULATIONS = {
-    "NL": 526_702, "PE": 145_237, "NS": 940_789, "NB": 756_050, "QC": 8_155_334, "ON": 13_537_994,
-    "MB": 1_265_015, "SK": 1_108_303, "AB": 4_025_074, "BC": 4_581_978, "YT": 36_700, "NT": 43_537, "NU": 35_591,
-}
-PT_CODES = list(POPULATIONS)
 LINE_NAMES = [
     "trainees", "federal_cost", "provincial_cost", "employer_cost", "lma_diverted", "lmda_redirected",
     "provincial_new_money", "lma_allocation", "lma_remaining", "provinces_need", "employer_shortfall",

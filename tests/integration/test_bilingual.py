@@ -8,10 +8,6 @@ import html
 import io
 import re
 
-import pytest
-
-from tests.dataset import load_cjg
-
 # Every page a reader or an editor opens (the English address; the French one is /fr/ + the rest).
 PAGES = [
     "/", "/jurisdictions/", "/jurisdictions/QC/", "/negotiations/canada-job-grant/stances",
@@ -23,11 +19,6 @@ PAGES = [
 ]
 EDITOR_PAGES = ["/offers/new", "/offers/federal-dec-2013/edit", "/statements/new", "/positions/new",
                 "/accounts/password_change/"]
-
-
-@pytest.fixture
-def cjg(db):
-    load_cjg()
 
 
 def french(path: str) -> str:

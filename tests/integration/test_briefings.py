@@ -11,7 +11,6 @@ import pytest
 from briefings import pdf
 from grants.presentation import format_line
 from grants.selectors import fiscal_effect, offer_with_terms
-from tests.dataset import load_cjg
 
 pytestmark = pytest.mark.django_db
 
@@ -19,11 +18,6 @@ needs_pdf = pytest.mark.skipif(
     bool(pdf.missing()) and not os.environ.get("REQUIRE_BROWSER"),
     reason="WeasyPrint's system libraries (Pango) are missing here; set REQUIRE_BROWSER=1 to fail instead",
 )
-
-
-@pytest.fixture
-def cjg(db):
-    load_cjg()
 
 
 def national(slug: str, line: str) -> str:

@@ -1,13 +1,6 @@
 """Concessions round by round on the negotiation page and in the API, from the Canada Job Grant data set."""
 
-import pytest
 
-from tests.dataset import load_cjg
-
-
-@pytest.fixture
-def cjg(db):
-    load_cjg()
 
 
 def test_the_api_gives_each_term_offer_by_offer_and_the_distance(client, cjg):

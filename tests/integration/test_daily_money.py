@@ -5,10 +5,11 @@ import pytest
 from django.urls import reverse
 
 from negotiations.models import Offer
-from tests.integration.test_preview import HTMX, URL, budget, cold_reference_data, editor_client, national  # noqa: F401
+from tests.integration.test_preview import URL, editor_client, national  # noqa: F401 (editor_client is a fixture)
 from tests.offer_world import offer_post
+from tests.shared import HTMX
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("cold_reference_data")]
 
 
 @pytest.mark.parametrize("typed", ["$300 million", "$300M", "300,000,000", "300 000 000 $", "300 millions"])

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from negotiations.models import Offer
 from negotiations.services import offers as services
-from tests.integration.test_offer_pages import budget, editor  # noqa: F401 (fixtures)
+from tests.integration.test_offer_pages import editor  # noqa: F401 (a fixture; budget is in tests/conftest.py)
 
 pytestmark = pytest.mark.django_db
 

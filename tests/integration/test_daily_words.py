@@ -10,9 +10,7 @@ import pytest
 from django.contrib.auth.models import Group
 
 from grants.models import Scenario
-from grants.selectors import forget_reference_data
 from negotiations.models import Jurisdiction, Offer
-from tests.dataset import load_cjg
 from tests.factories import UserFactory
 from tests.offer_world import offer_post
 
@@ -36,15 +34,6 @@ def seen(response) -> str:
     tips = " ".join(re.findall(r'\b(?:title|aria-label)="([^"]*)"', page))
     text = re.sub(r"<[^>]+>", " ", page)
     return " ".join(html.unescape(f"{text} {tips}").split())
-
-
-@pytest.fixture
-def cjg(db):
-    forget_reference_data()
-    load_cjg()
-    forget_reference_data()
-    yield
-    forget_reference_data()
 
 
 @pytest.fixture

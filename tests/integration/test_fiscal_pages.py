@@ -15,58 +15,27 @@ from grants import selectors
 from grants.fiscal import LINE_NAMES
 from grants.presentation import LINE_LABELS
 from negotiations.models import JurisdictionTreatment, PhaseInStep
-from tests.factories import JurisdictionFactory, OfferFactory, ProgramEnvelopeFactory
+from tests.factories import JurisdictionFactory, OfferFactory
+from tests.offer_world import make_reference
+from tests.shared import HTMX, PTS
 
-pytestmark = pytest.mark.django_db
-
-# Statistics Canada estimates for 1 July 2013 (shared/data/jurisdictions.csv).
-PTS = [
-    ("NL", "Newfoundland and Labrador", "province", 526702),
-    ("PE", "Prince Edward Island", "province", 145237),
-    ("NS", "Nova Scotia", "province", 940789),
-    ("NB", "New Brunswick", "province", 756050),
-    ("QC", "Quebec", "province", 8155334),
-    ("ON", "Ontario", "province", 13537994),
-    ("MB", "Manitoba", "province", 1265015),
-    ("SK", "Saskatchewan", "province", 1108303),
-    ("AB", "Alberta", "province", 4025074),
-    ("BC", "British Columbia", "province", 4581978),
-    ("YT", "Yukon", "territory", 36700),
-    ("NT", "Northwest Territories", "territory", 43537),
-    ("NU", "Nunavut", "territory", 35591),
-]
-HTMX = {"HTTP_HX_REQUEST": "true"}
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("cold_reference_data")]
 
 
 # --- fixtures -------------------------------------------------------------------------------------
 
 
-@pytest.fixture(autouse=True)
-def cold_reference_data():
-    """Reference data is cached per process: every test starts from the database."""
-    selectors.forget_reference_data()
-    yield
-    selectors.forget_reference_data()
-
-
 @pytest.fixture
 def reference():
-    JurisdictionFactory(code="CA", name_en="Government of Canada", kind="federal", order=0, population=35158304)
-    for order, (code, name, kind, population) in enumerate(PTS, start=1):
-        JurisdictionFactory(code=code, name_en=name, kind=kind, order=order, population=population)
-    ProgramEnvelopeFactory(program="LMA", annual_amount=Decimal("500000000"))
-    ProgramEnvelopeFactory(program="LMDA", name_en="Labour Market Development Agreements",
-                           annual_amount=Decimal("1950000000"))
+    make_reference()
 
 
 @pytest.fixture
-def budget(reference):
-    """Budget 2013: 5,000 each from Ottawa (out of the LMA), the P/T (new money) and the employer."""
-    return OfferFactory(
-        slug="budget-2013", title="Budget 2013", tabled_on=datetime.date(2013, 3, 21),
-        funding=[("federal", "LMA", 5000), ("provincial", "PT_OWN", 5000)],
-        assumptions="Ottawa's third comes out of the LMA; the provinces' third is new money.",
-    )
+def budget(budget):
+    """Budget 2013 (tests/conftest.py) with its assumptions in words."""
+    budget.assumptions = "Ottawa's third comes out of the LMA; the provinces' third is new money."
+    budget.save()
+    return budget
 
 
 @pytest.fixture

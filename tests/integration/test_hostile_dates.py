@@ -15,7 +15,6 @@ from negotiations.article_import import _parse_date
 from negotiations.loading import DEFAULT_DATASET, DatasetError, load_dataset
 from negotiations.models import ArticleImport, KeyDate, Meeting, Offer, Position, ProposedStatement, Statement
 from negotiations.services import imports
-from tests.dataset import load_cjg
 from tests.factories import UserFactory
 from tests.offer_world import offer_post
 
@@ -23,11 +22,6 @@ pytestmark = pytest.mark.django_db
 
 FAR = [datetime.date(1, 1, 1), datetime.date(9999, 12, 31), datetime.date(9999, 11, 30), datetime.date(14, 3, 1)]
 RANGE_WORDS = "between 1900-01-01 and 2100-12-31"
-
-
-@pytest.fixture
-def cjg():
-    load_cjg()
 
 
 @pytest.fixture

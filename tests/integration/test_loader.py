@@ -15,7 +15,8 @@ from grants.models import ProgramEnvelope
 from negotiations import models as m
 from negotiations.loading import DEFAULT_DATASET, DatasetError, load_dataset, read_dataset
 from negotiations.text_repair import has_mojibake
-from tests.factories import PT_CODES, StatementFactory
+from tests.factories import StatementFactory
+from tests.shared import PT_CODES
 
 SEEDS = Path(__file__).resolve().parents[2].parent / "shared" / "seeds"
 # Which seed article each news source in the data set is.

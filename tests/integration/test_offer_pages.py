@@ -14,25 +14,12 @@ from negotiations.models import FundingSource, Jurisdiction, JurisdictionTreatme
 from negotiations.services import offers as services
 from negotiations.terms import OfferTerms, check_terms
 from tests.factories import MeetingFactory, OfferFactory, SourceFactory
-from tests.offer_world import DECEMBER_TERMS, make_budget_2013, make_reference, offer_post, user_with
+from tests.offer_world import DECEMBER_TERMS, offer_post, user_with
+from tests.shared import HTMX
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("cold_reference_data")]
 
 MAX_QUERIES = 14  # the offer page: 11, 1 for the terms' basis (issue 14) and 2 for who would sign (issue 17)
-HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture(autouse=True)
-def cold_reference_data():
-    forget_reference_data()
-    yield
-    forget_reference_data()
-
-
-@pytest.fixture
-def budget():
-    make_reference()
-    return make_budget_2013()
 
 
 @pytest.fixture

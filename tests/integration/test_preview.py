@@ -6,27 +6,13 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from grants.selectors import forget_reference_data
 from negotiations.models import Offer
-from tests.offer_world import DECEMBER_TERMS, make_budget_2013, make_reference, offer_post, user_with
+from tests.offer_world import DECEMBER_TERMS, offer_post, user_with
+from tests.shared import HTMX
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("cold_reference_data")]
 
-HTMX = {"HTTP_HX_REQUEST": "true"}
 URL = "/grants/preview"
-
-
-@pytest.fixture(autouse=True)
-def cold_reference_data():
-    forget_reference_data()
-    yield
-    forget_reference_data()
-
-
-@pytest.fixture
-def budget():
-    make_reference()
-    return make_budget_2013()
 
 
 @pytest.fixture

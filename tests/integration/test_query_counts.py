@@ -1,9 +1,13 @@
-"""Every page and API endpoint costs the same number of queries at two data sizes, and at most MAX_QUERIES.
+"""Every page and API endpoint costs the same number of queries at two data sizes, and at most MAX_QUERIES;
+the feeds, the calendar and the briefings too, each within its own bound (FEEDS).
 
 The Canada Job Grant data set plus one synthetic copy of the record (scale 1), then plus nine more
 (scale 10): a page whose query count grows between the two reads a row at a time somewhere.
 The data is built and every URL measured once for the module, inside a transaction that is rolled
 back at the end, so the rest of the suite never sees it.
+
+Other modules keep the count tests that need their own data next to it (the admin, the offer, record,
+fiscal, timeline and stance pages, search, the API's lists at two sizes).
 """
 
 import contextlib
@@ -19,7 +23,9 @@ from django.test.utils import CaptureQueriesContext
 
 from grants.selectors import forget_reference_data
 from negotiations.models import Jurisdiction
+from tests.dataset import load_cjg
 from tests.offer_world import offer_post
+from tests.shared import HTMX
 
 # The marker also makes pytest-django set up the test database, which the module fixture uses.
 pytestmark = pytest.mark.django_db
@@ -27,7 +33,6 @@ pytestmark = pytest.mark.django_db
 MAX_QUERIES = 12
 SMALL, LARGE = 1, 10
 
-HTMX = {"HTTP_HX_REQUEST": "true"}
 # (name, method, path, extra request headers, as the editor)
 PAGES = [
     ("home", "get", "/", {}, False),
@@ -139,3 +144,40 @@ def test_query_count_is_flat_and_small(measured, name):
         f"{name}: {small_queries} queries at scale {SMALL}, {large_queries} at scale {LARGE}"
     )
     assert large_queries <= MAX_QUERIES, f"{name}: {large_queries} queries (at most {MAX_QUERIES})"
+
+
+# --- The feeds, the calendar and the briefings --------------------------------------------------------
+
+# (address, the most queries it may take)
+FEEDS = [
+    ("/negotiations/{slug}/feed", 8),
+    ("/jurisdictions/ON/feed", 8),
+    ("/people/brad-duguid/feed", 3),
+    ("/search/feed?q=grant", 10),  # the search reads each kind of record (issue 16.6)
+    ("/negotiations/{slug}/calendar.ics", 4),
+    ("/negotiations/{slug}/briefing?since=2013-01-01", 24),
+    ("/jurisdictions/ON/briefing?since=2013-01-01", 24),
+    ("/negotiations/{slug}/briefing.docx", 24),
+]
+
+
+def _feed_counts(client, slug: str) -> dict[str, int]:
+    found = {}
+    for address, _most in FEEDS:
+        address = address.format(slug=slug)
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(address)
+        assert response.status_code == 200, address
+        found[address.replace(slug, "{slug}")] = len(queries)
+    return found
+
+
+def test_feed_calendar_and_briefing_query_counts_do_not_grow_with_the_data(client, settings):
+    settings.RECORD_CACHE = False  # measure the work, not the cache
+    load_cjg()
+    small = _feed_counts(client, "canada-job-grant")
+    call_command("generate_scale_data", scale=4, stderr=io.StringIO(), stdout=io.StringIO())
+    large = _feed_counts(client, "canada-job-grant")
+    assert large == small
+    for (_address, most), (measured, count) in zip(FEEDS, small.items()):
+        assert count <= most, (measured, count)

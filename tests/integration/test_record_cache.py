@@ -46,6 +46,7 @@ from negotiations import record_cache
 from negotiations.models import Jurisdiction, Negotiation, Position
 from tests.admin_posts import empty_inlines
 from tests.offer_world import offer_post
+from tests.shared import HTMX
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -55,7 +56,7 @@ STANCES = "/negotiations/canada-job-grant/stances"
 FISCAL = "/offers/budget-2013/fiscal/"
 FISCAL_API = "/api/offers/budget-2013/fiscal-effect"
 
-HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "timeline"}
+TIMELINE_SWAP = {**HTMX, "HTTP_HX_TARGET": "timeline"}  # htmx asking for the timeline region
 
 CSRF_TOKEN = re.compile(r'("X-CSRFToken": "|name="csrfmiddlewaretoken" value=")[^"]+')
 # Tables of the record: a request that reads none of them was answered from the cache.
@@ -314,9 +315,9 @@ def test_an_import_under_review_does_not_move_the_version():
 def test_the_htmx_region_and_the_page_are_cached_apart(reader):
     path = TIMELINE + "?kind=statement"
 
-    region, _ = fetch(reader, path, **HTMX)
+    region, _ = fetch(reader, path, **TIMELINE_SWAP)
     page, _ = fetch(reader, path)
-    region_again, region_queries = fetch(reader, path, **HTMX)
+    region_again, region_queries = fetch(reader, path, **TIMELINE_SWAP)
     page_again, page_queries = fetch(reader, path)
 
     assert "<html" not in region and 'id="timeline"' in region

@@ -8,15 +8,15 @@ from django.core.management.base import CommandError
 from negotiations.models import Negotiation, Offer, Statement
 from negotiations.scale import PER_COPY
 from tests.factories import JurisdictionFactory, NegotiationFactory, OfferFactory, StatementFactory
+from tests.shared import PT_CODES
 
 pytestmark = pytest.mark.django_db
-PTS = ["NL", "PE", "NS", "NB", "QC", "ON", "MB", "SK", "AB", "BC", "YT", "NT", "NU"]
 
 
 @pytest.fixture
 def jurisdictions():
     JurisdictionFactory(code="CA", kind="federal", order=0)
-    for order, code in enumerate(PTS, start=1):
+    for order, code in enumerate(PT_CODES, start=1):
         JurisdictionFactory(code=code, order=order)
 
 

@@ -5,16 +5,10 @@ from django.contrib.auth.models import Group
 
 from grants.models import Scenario
 from negotiations.models import Offer
-from tests.dataset import load_cjg
 from tests.factories import UserFactory
 from tests.offer_world import offer_post
 
 TITLE = "What if Ottawa gave up the clawback"
-
-
-@pytest.fixture
-def cjg(db):
-    load_cjg()
 
 
 @pytest.fixture

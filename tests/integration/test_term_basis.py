@@ -10,29 +10,10 @@ from negotiations.offer_forms import basis_field
 from negotiations.services import offers as services
 from negotiations.term_basis import offer_basis
 from negotiations.terms import TermBasisEntry
-from tests.dataset import load_cjg
 from tests.factories import SourceFactory
-from tests.offer_world import make_budget_2013, make_reference, offer_post, user_with
+from tests.offer_world import offer_post, user_with
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def cjg():
-    """The Canada Job Grant data set, as ``manage.py load_cjg`` loads it."""
-
-    from grants.selectors import forget_reference_data
-
-    load_cjg()
-    forget_reference_data()
-    yield
-    forget_reference_data()
-
-
-@pytest.fixture
-def budget():
-    make_reference()
-    return make_budget_2013()
 
 
 @pytest.fixture
@@ -186,7 +167,7 @@ def test_the_preview_says_when_no_basis_is_given_yet(client, budget, editor):
 
 def test_saving_the_form_unchanged_keeps_every_basis_as_it_was(client, cjg, editor):
     from negotiations.offer_forms import OfferForm
-    from negotiations.offer_selectors import offer_for_form, offer_links
+    from negotiations.selectors.offers import offer_for_form, offer_links
 
     def bases():
         offer = Offer.objects.get(slug="pt-counter-jan-2014")

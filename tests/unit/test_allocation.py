@@ -8,11 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grants.allocation import largest_remainder
+from tests import shared
 from tests.profiles import examples
 
 # Statistics Canada estimates for 1 July 2013, NL to NU.
-POPULATIONS = (526702, 145237, 940789, 756050, 8155334, 13537994, 1265015, 1108303, 4025074, 4581978,
-               36700, 43537, 35591)  # fmt: skip
+POPULATIONS = tuple(shared.POPULATIONS.values())
 
 
 @pytest.mark.parametrize("total", [0, 1, 13, 60_000, 130_000, 500_000_000])

@@ -27,26 +27,11 @@ from grants.fiscal import (
     status_quo,
     validate_terms,
 )
+from tests.shared import CANADA_POPULATION, POPULATIONS
 
 D = Decimal
 
-# Statistics Canada estimates for 1 July 2013 (shared/data/jurisdictions.csv).
-POPULATIONS = {
-    "NL": 526702,
-    "PE": 145237,
-    "NS": 940789,
-    "NB": 756050,
-    "QC": 8155334,
-    "ON": 13537994,
-    "MB": 1265015,
-    "SK": 1108303,
-    "AB": 4025074,
-    "BC": 4581978,
-    "YT": 36700,
-    "NT": 43537,
-    "NU": 35591,
-}
-TOTAL_POPULATION = 35158304
+TOTAL_POPULATION = CANADA_POPULATION
 REFERENCE = ReferenceData(
     jurisdictions=tuple(Jurisdiction(code=code, population=population) for code, population in POPULATIONS.items()),
     envelopes=((Program.LMA, D(500000000)), (Program.LMDA, D(1950000000)), (Program.CJF, D(500000000))),

@@ -24,13 +24,10 @@ from grants.fiscal import (
     validate_terms,
 )
 from tests.profiles import examples
+from tests.shared import POPULATIONS
 
 D = Decimal
 
-POPULATIONS = {
-    "NL": 526702, "PE": 145237, "NS": 940789, "NB": 756050, "QC": 8155334, "ON": 13537994, "MB": 1265015,
-    "SK": 1108303, "AB": 4025074, "BC": 4581978, "YT": 36700, "NT": 43537, "NU": 35591,
-}  # fmt: skip
 ENVELOPES = {Program.LMA: 500_000_000, Program.LMDA: 1_950_000_000, Program.CJF: 500_000_000}
 REFERENCE = ReferenceData(
     jurisdictions=tuple(Jurisdiction(code=code, population=population) for code, population in POPULATIONS.items()),

@@ -23,7 +23,7 @@ from negotiations.acceptance import (
 )
 from negotiations.concessions import FEDERAL, PROVINCES, Round
 from negotiations.models import Condition, Jurisdiction, Offer, Position
-from negotiations.offer_selectors import _TERM_ROWS as TERM_ROWS
+from negotiations.selectors.offers import _TERM_ROWS as TERM_ROWS
 from negotiations.terms import OfferTerms
 
 

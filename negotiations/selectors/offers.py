@@ -87,13 +87,13 @@ class OfferPage:
     term_changes: list[TermChange] | None  # None when the offer answers nothing
     history: list[HistoryEntry]
     basis: "OfferBasis | None" = None  # the basis of each term (negotiations.term_basis)
-    book: object = None  # the positions the verdicts read (negotiations.verdicts.PositionBook), when asked for
+    book: object = None  # the positions the verdicts read (negotiations.selectors.verdicts.PositionBook), when asked for
 
 
 def offer_page(*, slug: str, position_book=None) -> OfferPage | None:
     """Everything the offer page shows, or None for an unknown slug (eight queries).
 
-    ``position_book`` (``negotiations.verdicts.position_book``, passed in: verdicts reads this module)
+    ``position_book`` (``negotiations.selectors.verdicts.position_book``, passed in: verdicts reads this module)
     loads the positions for who would sign (two queries); its list of P/Ts then serves the basis too.
     """
     # The offer and the offers answering it come back in one query.
