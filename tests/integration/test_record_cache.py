@@ -422,6 +422,15 @@ def test_populations_written_elsewhere_are_used_once_the_version_moves(reader):
     assert ontario(after)["lma_allocation"] != ontario(before)["lma_allocation"]
 
 
+def test_the_matrix_with_an_offer_chosen_is_not_the_matrix_without(reader):
+    """``?offer=`` is part of the matrix's key: the verdicts of the offer chosen, not the page without."""
+    plain, _ = fetch(reader, STANCES)
+    chosen, _ = fetch(reader, STANCES + "?offer=pt-counter-jan-2014")
+
+    assert "1 of 13 would sign" not in plain
+    assert "1 of 13 would sign" in chosen
+
+
 def test_reference_data_read_in_a_rolled_back_change_is_never_used_after_it():
     """Kept under the record's version: what a transaction read after its own change (which it sees)
     is dropped with that transaction, and the next figure uses the committed populations."""
