@@ -73,7 +73,7 @@ for number in range(int(os.environ["BENCH_EDITORS"])):
     user.groups.add(editors)
     session = SessionStore()
     session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+    session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[-1]  # the model backend (axes is first)
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.create()
     sessions.append(session.session_key)

@@ -133,7 +133,7 @@ def _region(form: OfferTermsForm, version: int | None) -> dict:
     if not form.is_valid():
         return _problems(_form_problems(form))
     try:
-        effect = fiscal.compute(engine_terms(form.terms()), reference_data())
+        effect = fiscal.compute(engine_terms(form.terms()), reference_data(version))
     except fiscal.InvalidTerms as error:
         # Rules only the engine knows (a scale larger than the program's envelope, say).
         return _problems([

@@ -4,8 +4,7 @@ The engine (grants.fiscal) is pure; this module is the one place that feeds it f
 """
 
 import datetime
-import threading
-import time
+from collections.abc import Hashable
 from decimal import Decimal
 from typing import NamedTuple
 
@@ -25,40 +24,45 @@ from negotiations.models import (
 from negotiations.selectors.verdicts import offer_terms  # noqa: F401  (the one reading of an offer's terms)
 from negotiations.terms import OfferTerms
 
-# Reference data changes rarely and every fiscal figure needs it: keep it per process, drop it
-# when this process changes the record or a page sees a newer record version (so a page rendered
-# after an edit in another process computes with the new figures), and re-read it at least every
-# REFERENCE_TTL seconds (the live preview reads no record version).
-REFERENCE_TTL = 30.0
-_reference_lock = threading.Lock()
-_reference_cache: dict[str, tuple[float, fiscal.ReferenceData]] = {}
+# How old a record version the reference data may be kept under: a read page has read the version
+# for its own request just before (so its figures are those of that version), the live preview
+# within its FRESH_FOR; other readers see another process's commit within this many seconds.
+REFERENCE_FRESH_FOR = 1.0
 
 
-def reference_data() -> fiscal.ReferenceData:
-    """The 13 P/Ts' populations and the program envelopes, as the engine wants them."""
-    now = time.monotonic()
-    cached = _reference_cache.get("reference")
-    if cached and now - cached[0] < REFERENCE_TTL:
-        return cached[1]
-    with _reference_lock:
-        jurisdictions = tuple(
-            fiscal.Jurisdiction(code=code, population=population)
-            for code, population in Jurisdiction.objects.exclude(kind=Jurisdiction.Kind.FEDERAL)
-            .order_by("order", "code")
-            .values_list("code", "population")
-        )
-        envelopes = tuple(
-            (fiscal.Program(program), amount)
-            for program, amount in ProgramEnvelope.objects.values_list("program", "annual_amount")
-        )
-        data = fiscal.ReferenceData(jurisdictions=jurisdictions, envelopes=envelopes)
-        _reference_cache["reference"] = (now, data)
-        return data
+def reference_data(version: Hashable | None = None) -> fiscal.ReferenceData:
+    """The 13 P/Ts' populations and the program envelopes, as the engine wants them.
+
+    Every fiscal figure needs them and they change rarely: they are kept in this process under the
+    record's version (``record_cache.kept``), so a change anywhere shows in the next figure computed
+    after it, and a rolled-back change is never used. ``version`` is what the caller has read for this
+    request (``record_cache.refresh``); without it the version is read at most every
+    ``REFERENCE_FRESH_FOR`` seconds. Kept with the page cache off too (``RECORD_CACHE=false``).
+    """
+    if version is None:
+        # perf: no query once kept, however many offers a page computes (bench/run "fiscal page",
+        # "API fiscal-effect", both tables).
+        version = record_cache.kept_version(max_age=REFERENCE_FRESH_FOR)
+    return record_cache.kept(version, "reference-data", _read_reference_data)
 
 
-@record_cache.on_new_version
-def forget_reference_data(**kwargs) -> None:
-    _reference_cache.clear()
+def _read_reference_data() -> fiscal.ReferenceData:
+    jurisdictions = tuple(
+        fiscal.Jurisdiction(code=code, population=population)
+        for code, population in Jurisdiction.objects.exclude(kind=Jurisdiction.Kind.FEDERAL)
+        .order_by("order", "code")
+        .values_list("code", "population")
+    )
+    envelopes = tuple(
+        (fiscal.Program(program), amount)
+        for program, amount in ProgramEnvelope.objects.values_list("program", "annual_amount")
+    )
+    return fiscal.ReferenceData(jurisdictions=jurisdictions, envelopes=envelopes)
+
+
+def forget_reference_data() -> None:
+    """Drop the kept reference data: the next figure reads it afresh (tests start cold with it)."""
+    record_cache.forget("reference-data")
 
 
 def offers_with_terms():

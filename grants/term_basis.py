@@ -16,6 +16,14 @@ from negotiations.term_basis import OfferBasis, offer_basis, offers_basis, term_
 __all__ = ["FigureNote", "figure_notes", "offer_basis", "offers_basis"]
 
 
+# perf: made once here, not per note: each ngettext_lazy with a named number builds a new class,
+# which cost the fiscal page a fifth of its render (bench/run "record cache off: fiscal page").
+_ASSUMED = ngettext_lazy("rests on %(count)d assumed term: %(terms)s", "rests on %(count)d assumed terms: %(terms)s",
+                         "count")
+_INFERRED = ngettext_lazy("%(count)d inferred: %(terms)s", "%(count)d inferred: %(terms)s", "count")
+_MISSING = ngettext_lazy("%(count)d without a basis: %(terms)s", "%(count)d without a basis: %(terms)s", "count")
+
+
 @dataclass(frozen=True)
 class FigureNote:
     """What one figure rests on, in words: ``assumed``, ``inferred`` and ``missing`` are term labels."""
@@ -32,13 +40,7 @@ class FigureNote:
     @property
     def text(self) -> str:
         """One sentence, such as "Rests on 3 assumed terms: …; 1 inferred: …" (empty when all reported)."""
-        phrases = (
-            (self.assumed, ngettext_lazy("rests on %(count)d assumed term: %(terms)s",
-                                         "rests on %(count)d assumed terms: %(terms)s", "count")),
-            (self.inferred, ngettext_lazy("%(count)d inferred: %(terms)s", "%(count)d inferred: %(terms)s", "count")),
-            (self.missing, ngettext_lazy("%(count)d without a basis: %(terms)s",
-                                         "%(count)d without a basis: %(terms)s", "count")),
-        )
+        phrases = ((self.assumed, _ASSUMED), (self.inferred, _INFERRED), (self.missing, _MISSING))
         parts = [phrase % {"count": len(terms), "terms": ", ".join(terms)} for terms, phrase in phrases if terms]
         text = "; ".join(parts)
         return text[:1].upper() + text[1:] + "." if text else ""

@@ -21,7 +21,7 @@ page cache when that is per-process) and calls the functions registered with ``o
 
 Two stores: ``cached`` keeps rendered pages in the ``record`` cache (values are copied in and out);
 ``kept`` keeps Python objects as they are (a form class, an offer's computed effect, the reference
-data) in this process, for code that reads the version itself with ``refresh``.
+data) in this process, for code that reads the version itself with ``refresh`` (or ``kept_version``).
 """
 
 import hashlib
@@ -48,7 +48,7 @@ _listeners: list[Callable[[], None]] = []
 _last_seen: dict[str, int] = {}
 _read_at: dict[str, float] = {}  # when this process last read each database's version (monotonic)
 # key -> (version, object): what ``kept`` holds, emptied with the rest.
-_kept: dict[Hashable, tuple[int, object]] = {}
+_kept: dict[Hashable, tuple[Hashable, object]] = {}
 
 
 def on_new_version(func: Callable[[], None]) -> Callable[[], None]:
@@ -173,6 +173,10 @@ def refresh(using: str = DEFAULT_DB_ALIAS, *, max_age: float = 0.0) -> int | Non
     the moment it writes)."""
     if not settings.RECORD_CACHE or _uncommitted_change(using):
         return None
+    return _read_version(using, max_age)
+
+
+def _read_version(using: str, max_age: float) -> int:
     now = time.monotonic()
     if max_age and now - _read_at.get(using, -math.inf) < max_age:
         return _last_seen[using]
@@ -182,6 +186,16 @@ def refresh(using: str = DEFAULT_DB_ALIAS, *, max_age: float = 0.0) -> int | Non
         _last_seen[using] = version
         _forget_everything()  # what was kept belongs to an older record
     return version
+
+
+def kept_version(using: str = DEFAULT_DB_ALIAS, *, max_age: float) -> Hashable:
+    """What to give ``kept`` for an object worth keeping whatever ``RECORD_CACHE`` says (the reference
+    data): the record's version as ``refresh(max_age=...)`` reads it, even with the page cache off;
+    inside a transaction that has changed the record, a tag of this connection's own, which no other
+    reader shares and which the next write by this process drops with everything kept."""
+    if _uncommitted_change(using):
+        return ("uncommitted", id(connections[using]))
+    return _read_version(using, max_age)
 
 
 def cached(parts: tuple[Hashable, ...], build: Callable[[], T]) -> T:
@@ -201,9 +215,15 @@ def cached(parts: tuple[Hashable, ...], build: Callable[[], T]) -> T:
     return value
 
 
-def kept(version: int | None, key: Hashable, build: Callable[[], T]) -> T:
+def forget(key: Hashable) -> None:
+    """Drop what ``kept`` holds under ``key``: its next use builds it afresh."""
+    _kept.pop(key, None)
+
+
+def kept(version: Hashable | None, key: Hashable, build: Callable[[], T]) -> T:
     """The object ``build()`` returns for ``key``, built once and kept in this process while the record
-    stays at ``version`` (what ``refresh()`` returned for this request; None builds afresh). The object
+    stays at ``version`` (what ``refresh()`` or ``kept_version()`` returned for this request; None builds
+    afresh). The object
     itself is shared, not copied: it must not be changed by whoever uses it, nor depend on the language.
     Keys must come from a bounded set (names, or the slugs of records that exist)."""
     if version is None:

@@ -109,31 +109,35 @@ def stance_matrix(*, negotiation: Negotiation) -> StanceMatrix:
         by_jurisdiction.setdefault(position.jurisdiction_id, []).append(position)
     months, whole_span = _months(negotiation, [position.as_of for position in all_positions])
 
-    month_names = {month: (month.strftime("%Y-%m"), date_format(month, "F Y")) for month in months}
-    stance_names = {stance: stance.label for stance in Stance}
+    month_names = {month: (month.strftime("%Y-%m"), date_format(month, "F Y"), month_end(month)) for month in months}
+    stance_names = {stance: str(stance.label) for stance in Stance}
+    # perf: each phrase translated once per matrix, not once per cell (hundreds of cells; bench/run
+    # "record cache off: stance matrix").
+    no_position = gettext("no position recorded")
+    recorded_phrase = gettext("%(name)s, %(month)s: %(stance)s (position recorded this month)")
+    in_force_phrase = gettext("%(name)s, %(month)s: %(stance)s")
+    label_phrase = gettext("%(short)s: %(description)s")
+    short_labels = {stance: str(label) for stance, label in SHORT_LABELS.items()}
     rows = []
     for jurisdiction in jurisdictions:
         positions = by_jurisdiction.get(jurisdiction.pk, [])
+        name = jurisdiction.name
         # One reverse() per row: the month is the URL's last part.
         url_prefix = reverse("negotiations:stance_cell", args=[negotiation.slug, jurisdiction.code, "0000-00"])[:-7]
         cells = []
         index = 0  # positions[:index] are on or before the current month's end
         for month in months:
-            end = month_end(month)
+            month_key, month_name, end = month_names[month]
             recorded = False
             while index < len(positions) and positions[index].as_of <= end:
                 recorded = recorded or positions[index].as_of >= month
                 index += 1
             in_force = positions[index - 1] if index else None
-            month_key, month_name = month_names[month]
-            values = {"name": jurisdiction.name, "month": month_name,
-                      "stance": stance_names[in_force.stance] if in_force else gettext("no position recorded")}
-            if recorded:
-                description = gettext("%(name)s, %(month)s: %(stance)s (position recorded this month)") % values
-            else:
-                description = gettext("%(name)s, %(month)s: %(stance)s") % values
-            label = gettext("%(short)s: %(description)s") % {"short": SHORT_LABELS[in_force.stance],
-                                                              "description": description} if in_force else description
+            values = {"name": name, "month": month_name,
+                      "stance": stance_names[in_force.stance] if in_force else no_position}
+            description = (recorded_phrase if recorded else in_force_phrase) % values
+            label = label_phrase % {"short": short_labels[in_force.stance],
+                                    "description": description} if in_force else description
             cells.append(StanceCell(jurisdiction=jurisdiction, month=month, position=in_force, recorded=recorded,
                                     url=url_prefix + month_key, description=description, label=label))
         rows.append(StanceRow(jurisdiction=jurisdiction, cells=cells))

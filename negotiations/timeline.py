@@ -1,10 +1,10 @@
 """One jurisdiction's dated record as a single timeline, newest first.
 
 Positions, statements, meetings and offers live in four tables. Each kind is read
-with one query (its related rows joined or prefetched, its total counted in the
-same query by a subquery), at most `offset + limit` rows per kind, and the
-four lists are merged in Python. The number of queries therefore depends on the
-kinds asked for, never on the amount of data.
+with one query (its related rows joined, its total counted in the same query by
+a subquery), at most `offset + limit` rows per kind, and the four lists are merged
+in Python; the related rows of the events shown are then prefetched. The number of
+queries therefore depends on the kinds asked for and shown, never on the amount of data.
 """
 
 import datetime
@@ -12,7 +12,17 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Exists, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, TextChoices
+from django.db.models import (
+    Exists,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    TextChoices,
+    prefetch_related_objects,
+)
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -59,7 +69,11 @@ class TimelineEvent:
 
     @property
     def sort_key(self) -> tuple:
-        return (self.date, _SAME_DAY_RANK[self.kind], self.object.pk)
+        return _sort_key(self.date, self.kind, self.object.pk)
+
+
+def _sort_key(date: datetime.date, kind: EventKind, pk: int) -> tuple:
+    return (date, _SAME_DAY_RANK[kind], pk)
 
 
 def jurisdiction_timeline(
@@ -85,7 +99,7 @@ def jurisdiction_timeline(
     `kinds` limits the kinds (values of `EventKind`; empty or None means all). `person_slug`
     keeps that person's statements and the meetings they attended (positions and offers have
     no person, so they drop out). Dates are inclusive. At most one query per kind asked for,
-    plus one prefetch for position evidence and one for who tabled the offers.
+    plus one prefetch for the evidence of the positions shown and one for who tabled the offers shown.
     """
     if offset < 0 or limit < 1:
         raise ValueError("offset must be at least 0 and limit at least 1")
@@ -96,7 +110,8 @@ def jurisdiction_timeline(
     if person_slug:
         wanted &= {EventKind.STATEMENT, EventKind.MEETING}
 
-    events: list[TimelineEvent] = []
+    # (sort key, kind, row) of each kind's newest `offset + limit` rows.
+    candidates: list[tuple[tuple, EventKind, Any]] = []
     total = 0
     for kind, spec in _KINDS.items():
         if kind not in wanted:
@@ -110,9 +125,16 @@ def jurisdiction_timeline(
         )
         # Every row carries the count of all matching rows; no row means none matched.
         total += rows[0].matching if rows else 0
-        events.extend(spec.event(row) for row in rows)
-    events.sort(key=lambda event: event.sort_key, reverse=True)
-    return events[offset: offset + limit], total
+        candidates.extend((_sort_key(getattr(row, spec.date_field), kind, row.pk), kind, row) for row in rows)
+    candidates.sort(key=lambda candidate: candidate[0], reverse=True)
+    # perf: events (their titles and links) are made, and their related rows (a position's
+    # evidence, who tabled an offer) read, for the rows shown only, not for every kind's
+    # `offset + limit` candidates, most of which the merge drops (bench/run "record cache off:
+    # timeline ON").
+    shown = [_KINDS[kind].event(row) for _key, kind, row in candidates[offset: offset + limit]]
+    for kind, lookups in _SHOWN_PREFETCH.items():
+        prefetch_related_objects([event.object for event in shown if event.kind == kind], *lookups())
+    return shown, total
 
 
 class _CountOf(Subquery):
@@ -144,7 +166,6 @@ def _positions(jurisdiction: Jurisdiction, person_slug: str | None) -> QuerySet:
     return (
         Position.objects.filter(jurisdiction=jurisdiction)
         .select_related("negotiation", "jurisdiction", "triggered_by_offer", "triggered_by_meeting")
-        .prefetch_related(Prefetch("evidence", queryset=Statement.objects.select_related("speaker", "source")))
         .annotate(previous_stance=Subquery(previous.values("stance")[:1]))
     )
 
@@ -164,9 +185,7 @@ def _meetings(jurisdiction: Jurisdiction, person_slug: str | None) -> QuerySet:
 
 
 def _offers(jurisdiction: Jurisdiction, person_slug: str | None) -> QuerySet:
-    offers = Offer.objects.prefetch_related(
-        Prefetch("tabled_by", queryset=Jurisdiction.objects.only("code", "name", "order"))
-    )
+    offers = Offer.objects.all()
     if jurisdiction.is_federal:
         return offers
     # Exists, not a join: an offer tabled by both would otherwise come back twice.
@@ -240,6 +259,12 @@ class _KindSpec:
     date_field: str
     event: Callable[[Any], TimelineEvent]
 
+
+# What the template reads of each kind's related rows, read for the events shown (one query each).
+_SHOWN_PREFETCH = {
+    EventKind.POSITION: lambda: (Prefetch("evidence", queryset=Statement.objects.select_related("speaker", "source")),),
+    EventKind.OFFER: lambda: (Prefetch("tabled_by", queryset=Jurisdiction.objects.only("code", "name", "order")),),
+}
 
 _KINDS = {
     EventKind.POSITION: _KindSpec(_positions, "as_of", _position_event),

@@ -28,7 +28,7 @@ def matrix(request, slug):
         return {"matrix": matrix, "legend": stances.LEGEND,
                 **_offers_and_verdicts(negotiation, matrix.months, request.GET.get("offer", ""))}
 
-    return render_page(request, TEMPLATE, build, params=())
+    return render_page(request, TEMPLATE, build, params=("offer",))
 
 
 def _offers_and_verdicts(negotiation, months, slug: str) -> dict:

@@ -41,7 +41,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from grants import preview as preview_view
-from grants.selectors import forget_reference_data
+from grants.selectors import forget_reference_data, reference_data
 from negotiations import record_cache
 from negotiations.models import Jurisdiction, Negotiation, Position
 from tests.admin_posts import empty_inlines
@@ -403,7 +403,7 @@ def test_the_scale_generator_moves_the_version(reader):
     assert record_cache.current_version() != version
 
 
-# Reference data kept outside the record cache -----------------------------------------------------
+# Reference data kept under the record's version ---------------------------------------------------
 
 
 def ontario(effect: dict) -> dict:
@@ -411,9 +411,9 @@ def ontario(effect: dict) -> dict:
 
 
 def test_populations_written_elsewhere_are_used_once_the_version_moves(reader):
-    """The engine's reference data (populations, envelopes) is kept per process, outside the record
-    cache. A figure computed after another process's edit must not use the old copy: it would be
-    kept under the new version until the record next changes, not just for the copy's lifetime."""
+    """The engine's reference data (populations, envelopes) is kept per process under the record's
+    version. A figure computed after another process's edit must not use the old copy: it would be
+    kept under the new version until the record next changes."""
     before = api_get(reader, FISCAL_API)[1]  # reads the reference data into this process
 
     Jurisdiction.objects.filter(code="ON").update(population=F("population") * 2)  # another process's edit
@@ -421,6 +421,32 @@ def test_populations_written_elsewhere_are_used_once_the_version_moves(reader):
 
     after = api_get(reader, FISCAL_API)[1]
     assert ontario(after)["lma_allocation"] != ontario(before)["lma_allocation"]
+
+
+def test_the_matrix_with_an_offer_chosen_is_not_the_matrix_without(reader):
+    """``?offer=`` is part of the matrix's key: the verdicts of the offer chosen, not the page without."""
+    plain, _ = fetch(reader, STANCES)
+    chosen, _ = fetch(reader, STANCES + "?offer=pt-counter-jan-2014")
+
+    assert "1 of 13 would sign" not in plain
+    assert "1 of 13 would sign" in chosen
+
+
+def test_reference_data_read_in_a_rolled_back_change_is_never_used_after_it():
+    """Kept under the record's version: what a transaction read after its own change (which it sees)
+    is dropped with that transaction, and the next figure uses the committed populations."""
+    def ontario_population() -> int:
+        return dict((j.code, j.population) for j in reference_data().jurisdictions)["ON"]
+
+    committed = ontario_population()
+    with transaction.atomic():
+        ontario = Jurisdiction.objects.get(code="ON")
+        ontario.population *= 2
+        ontario.save()
+        assert ontario_population() == 2 * committed
+        transaction.set_rollback(True)
+
+    assert ontario_population() == committed
 
 
 def test_an_editors_statement_list_is_rendered_for_them_alone():
