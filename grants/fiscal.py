@@ -85,6 +85,15 @@ Small employers.
 Every number can be explained: :meth:`Effect.explain` returns a
 :class:`Trace` naming the formula and its inputs. Traces are built on demand
 from what the computation kept, so computing stays cheap.
+
+Terms
+-----
+The engine takes an offer's terms as ``negotiations.terms.OfferTerms`` (the one
+value object for them) and speaks its vocabulary (``Program``, ``Payer``,
+``Treatment``, ``Liability``). The user-facing rules are
+``negotiations.terms.check_terms``'s; :func:`validate_terms` applies them, then
+adds only what the engine's own arithmetic needs. :class:`_Plan` is the one
+place that reads an ``OfferTerms``.
 """
 
 from __future__ import annotations
@@ -92,8 +101,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Context, Decimal, DivisionByZero, InvalidOperation, Overflow, localcontext
-from enum import StrEnum
 from functools import lru_cache, wraps
+
+from negotiations.terms import FUNDING_SOURCES, Liability, OfferTerms, Payer, Program, TermsProblem, Treatment
 
 from .allocation import largest_remainder
 
@@ -114,8 +124,6 @@ __all__ = [
     "ReferenceData",
     "Scenario",
     "SmallEmployerGap",
-    "Terms",
-    "TermsError",
     "Trace",
     "Treatment",
     "YearEffect",
@@ -161,42 +169,7 @@ _FISCAL_YEAR = re.compile(r"(\d{4})-(\d{2})")
 
 
 # ---------------------------------------------------------------------------
-# Vocabulary
-
-
-class Program(StrEnum):
-    """Where a government's per-trainee money comes from."""
-
-    LMA = "LMA"
-    LMDA = "LMDA"
-    CJF = "CJF"
-    PT_OWN = "PT_OWN"
-    FEDERAL_NEW = "FEDERAL_NEW"
-
-
-class Payer(StrEnum):
-    """Who puts money into a grant."""
-
-    FEDERAL = "federal"
-    PROVINCIAL = "provincial"
-    EMPLOYER = "employer"
-
-
-class Treatment(StrEnum):
-    """How an offer treats one province or territory."""
-
-    PARTICIPATES = "participates"
-    OPTS_OUT_COMPENSATED = "opts_out_compensated"
-    FEDERAL_DIRECT = "federal_direct"
-
-
-class Liability(StrEnum):
-    """Who makes up for employers that put in less than expected."""
-
-    PROVINCE = "province"
-    FEDERAL = "federal"
-    NONE = "none"
-
+# Vocabulary: negotiations.terms' (Program, Payer, Treatment, Liability), and the engine's lines.
 
 LINE_NAMES: tuple[str, ...] = (
     "trainees",
@@ -236,25 +209,6 @@ _NO_DRAWS = (_ZERO,) * len(DRAW_KEYS)
 
 # ---------------------------------------------------------------------------
 # Inputs
-
-
-@dataclass(frozen=True, kw_only=True)
-class Terms:
-    """The terms of one offer, per trainee unless said otherwise. Check with :func:`validate_terms`."""
-
-    max_grant: Decimal
-    federal: Decimal
-    provincial: Decimal
-    employer: Decimal
-    federal_sources: tuple[tuple[Program, Decimal], ...]
-    provincial_sources: tuple[tuple[Program, Decimal], ...]
-    scale_program: Program
-    scale_amount: Decimal
-    employer_min_share: Decimal | None = None
-    small_employer_gap_payer: Payer | None = None
-    shortfall_liability: Liability = Liability.NONE
-    treatments: tuple[tuple[str, Treatment], ...] = ()
-    phase_in: tuple[tuple[str, Decimal], ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -310,18 +264,10 @@ class Scenario:
 # Errors
 
 
-@dataclass(frozen=True)
-class TermsError:
-    """One problem with an offer's terms, naming the Terms field at fault."""
-
-    field: str
-    message: str
-
-
 class InvalidTerms(ValueError):
-    """Terms that do not add up; ``errors`` lists every problem found."""
+    """Terms that do not add up; ``errors`` lists every problem found, each naming the OfferTerms field."""
 
-    def __init__(self, errors: list[TermsError]) -> None:
+    def __init__(self, errors: list[TermsProblem]) -> None:
         self.errors = list(errors)
         super().__init__("; ".join(f"{e.field}: {e.message}" for e in self.errors))
 
@@ -456,90 +402,53 @@ class Comparison:
 
 
 @_exact
-def validate_terms(terms: Terms, reference: ReferenceData | None = None) -> list[TermsError]:
-    """Return every problem with ``terms`` (empty when valid), each naming its field.
+def validate_terms(terms: OfferTerms, reference: ReferenceData | None = None) -> list[TermsProblem]:
+    """Return every problem with ``terms`` (empty when valid), each naming the OfferTerms field at fault.
 
-    With ``reference``, also check the scale against the program's envelope
-    and the treatment codes against the known P/Ts.
+    First what the engine's arithmetic cannot work with at all (amounts that are not exact
+    numbers in whole cents), then the user-facing rules of ``negotiations.terms.check_terms``
+    (the split and each payer's sources add up, ...), then the engine's own invariants: each
+    term in the vocabulary, a well-formed phase-in, and with ``reference``, the scale within
+    its program's envelope and treatments that name known P/Ts. Each stage runs only when the
+    one before found nothing, so people see the rules they know first.
     """
-    errors: list[TermsError] = []
+    errors: list[TermsProblem] = []
 
     def fail(field_name: str, message: str) -> None:
-        errors.append(TermsError(field=field_name, message=message))
+        errors.append(TermsProblem(field_name, message))
 
-    amounts: dict[str, Decimal] = {}
-    for name in ("max_grant", "federal", "provincial", "employer"):
-        value = getattr(terms, name)
-        problem = _money_problem(value)
+    for name in ("max_grant", "federal_amount", "provincial_amount", "employer_amount", "scale_amount"):
+        problem = _money_problem(getattr(terms, name))
         if problem:
             fail(name, problem)
-        elif value < 0:
-            fail(name, "must not be negative")
-        else:
-            amounts[name] = Decimal(value)
-    if amounts.get("max_grant") == 0:
-        fail("max_grant", "must be greater than zero")
-    if len(amounts) == 4:
-        split = amounts["federal"] + amounts["provincial"] + amounts["employer"]
-        if split != amounts["max_grant"]:
-            fail(
-                "max_grant",
-                f"the federal, provincial and employer amounts add up to {split}, "
-                f"not to the maximum grant of {amounts['max_grant']}",
-            )
+    for row in _rows(terms.sources, FUNDING_SOURCES, 3, "(payer, program, amount)", fail)[0]:
+        problem = _money_problem(row[2])
+        if problem:
+            fail(FUNDING_SOURCES, f"the amount from {row[1]} {problem}")
+    if terms.employer_min_share is not None:
+        problem = _decimal_problem(terms.employer_min_share)
+        if problem:
+            fail("employer_min_share", problem)
+    if errors:
+        return errors
 
-    sources: dict[str, dict[Program, Decimal] | None] = {}
-    for field_name, payer, forbidden in (
-        ("federal_sources", Payer.FEDERAL, Program.PT_OWN),
-        ("provincial_sources", Payer.PROVINCIAL, Program.FEDERAL_NEW),
-    ):
-        sources[field_name] = _check_sources(getattr(terms, field_name), field_name, payer, forbidden, fail)
-        listed = sources[field_name]
-        if listed is not None and payer.value in amounts:
-            total = sum(listed.values(), Decimal(0))
-            if total != amounts[payer.value]:
-                fail(
-                    field_name,
-                    f"the {payer.value} sources add up to {total}, "
-                    f"not to the {payer.value} amount of {amounts[payer.value]}",
-                )
+    errors.extend(terms.problems())
+    if errors:
+        return errors
 
     scale_program = _as_enum(Program, terms.scale_program)
     if scale_program is None:
         fail("scale_program", f"{terms.scale_program!r} is not a program")
-    problem = _money_problem(terms.scale_amount)
-    if problem:
-        fail("scale_amount", problem)
-    elif terms.scale_amount <= 0:
-        fail("scale_amount", "must be greater than zero")
-    elif scale_program is not None and reference is not None:
+    elif reference is not None:
         envelope = reference.envelope(scale_program)
         if envelope is not None and terms.scale_amount > envelope:
-            fail(
-                "scale_amount",
-                f"{terms.scale_amount} is more than the {scale_program} envelope of {envelope}",
-            )
-    federal_listed, provincial_listed = sources["federal_sources"], sources["provincial_sources"]
-    if scale_program is not None and federal_listed is not None and provincial_listed is not None:
-        if federal_listed.get(scale_program, 0) + provincial_listed.get(scale_program, 0) == 0:
-            fail(
-                "scale_program",
-                f"no per-trainee money comes from {scale_program}, so its scale cannot set a number of trainees",
-            )
-
-    share = terms.employer_min_share
-    if share is not None:
-        problem = _decimal_problem(share)
-        if problem:
-            fail("employer_min_share", problem)
-        elif not 0 <= share <= 1:
-            fail("employer_min_share", f"must be between 0 and 1 (got {share})")
-    gap_payer = terms.small_employer_gap_payer
-    if gap_payer is not None and _as_enum(Payer, gap_payer) not in (Payer.FEDERAL, Payer.PROVINCIAL):
-        fail("small_employer_gap_payer", f"must be federal, provincial or none (got {gap_payer!r})")
+            fail("scale_amount", f"{terms.scale_amount} is more than the {scale_program} envelope of {envelope}")
+    if terms.small_employer_gap_payer and _as_enum(Payer, terms.small_employer_gap_payer) not in (
+        Payer.FEDERAL, Payer.PROVINCIAL
+    ):
+        fail("small_employer_gap_payer", f"must be federal, provincial or none (got {terms.small_employer_gap_payer!r})")
     if _as_enum(Liability, terms.shortfall_liability) is None:
         fail("shortfall_liability", f"{terms.shortfall_liability!r} is not province, federal or none")
-
     _check_treatments(terms.treatments, reference, fail)
     _check_phase_in(terms.phase_in, fail)
     return errors
@@ -576,36 +485,10 @@ def _as_enum(kind, value):
         return None
 
 
-def _check_sources(entries, field_name, payer, forbidden, fail) -> dict[Program, Decimal] | None:
-    """Check one payer's sources; return them by program, or None when they cannot be summed."""
-    listed: dict[Program, Decimal] = {}
-    pairs, usable = _pairs(entries, field_name, "(program, amount)", fail)
-    for raw_program, amount in pairs:
-        program = _as_enum(Program, raw_program)
-        if program is None:
-            fail(field_name, f"{raw_program!r} is not a program")
-            usable = False
-            continue
-        if program in listed:
-            fail(field_name, f"{program} is listed more than once")
-            usable = False
-        if program is forbidden:
-            fail(field_name, f"{payer.value} money cannot come from {program}")
-        problem = _money_problem(amount)
-        if problem:
-            fail(field_name, f"the amount from {program} {problem}")
-            usable = False
-            continue
-        if amount < 0:
-            fail(field_name, f"the amount from {program} must not be negative")
-        listed[program] = Decimal(amount)
-    return listed if usable else None
-
-
 def _check_treatments(entries, reference, fail) -> None:
     known = None if reference is None else {j.code for j in reference.jurisdictions}
     seen: set[str] = set()
-    for code, treatment in _pairs(entries, "treatments", "(code, treatment)", fail)[0]:
+    for code, treatment in _rows(entries, "treatments", 2, "(code, treatment)", fail)[0]:
         if _as_enum(Treatment, treatment) is None:
             fail("treatments", f"{treatment!r} is not a treatment (for {code})")
         if not isinstance(code, str):
@@ -620,7 +503,7 @@ def _check_treatments(entries, reference, fail) -> None:
 
 def _check_phase_in(entries, fail) -> None:
     seen: set[str] = set()
-    for year, fraction in _pairs(entries, "phase_in", "(fiscal year, fraction)", fail)[0]:
+    for year, fraction in _rows(entries, "phase_in", 2, "(fiscal year, fraction)", fail)[0]:
         problem = _fiscal_year_problem(year)
         if problem:
             fail("phase_in", problem)
@@ -635,22 +518,22 @@ def _check_phase_in(entries, fail) -> None:
             fail("phase_in", f"the fraction for {year} must be between 0 and 1 (got {fraction})")
 
 
-def _pairs(entries, field_name: str, shape: str, fail) -> tuple[list[tuple], bool]:
-    """Return the well-formed pairs of ``entries`` and whether all were, reporting the others."""
-    pairs = []
+def _rows(entries, field_name: str, size: int, shape: str, fail) -> tuple[list[tuple], bool]:
+    """Return the well-formed rows (tuples of ``size``) of ``entries`` and whether all were, reporting the others."""
+    rows = []
     well_formed = True
     try:
         for entry in entries:
-            pair = tuple(entry) if isinstance(entry, (tuple, list)) else ()
-            if len(pair) == 2:
-                pairs.append(pair)
+            row = tuple(entry) if isinstance(entry, (tuple, list)) else ()
+            if len(row) == size:
+                rows.append(row)
             else:
                 well_formed = False
     except TypeError:
         well_formed = False
     if not well_formed:
-        fail(field_name, f"must be a list of {shape} pairs")
-    return pairs, well_formed
+        fail(field_name, f"must be a list of {shape} {'pairs' if size == 2 else 'rows'}")
+    return rows, well_formed
 
 
 def _fiscal_year_problem(year: object) -> str | None:
@@ -683,7 +566,7 @@ def _check_scenario(scenario: Scenario) -> Decimal:
 
 
 @_exact
-def compute(terms: Terms, reference: ReferenceData, scenario: Scenario | None = None) -> Effect:
+def compute(terms: OfferTerms, reference: ReferenceData, scenario: Scenario | None = None) -> Effect:
     """Return the fiscal effect of ``terms`` for every P/T of ``reference`` under ``scenario``.
 
     Raises :class:`InvalidTerms` when :func:`validate_terms` finds problems and
@@ -697,7 +580,7 @@ def compute(terms: Terms, reference: ReferenceData, scenario: Scenario | None = 
     participation = _check_scenario(scenario)
     plan = _Plan(terms, reference, participation)
 
-    schedule = tuple(sorted((year, Decimal(fraction)) for year, fraction in terms.phase_in))
+    schedule = plan.schedule
     fiscal_year, fraction = _resolve_year(schedule, scenario.fiscal_year)
     runs: dict[Decimal, _Run] = {}  # years at the same fraction share one computation
 
@@ -727,7 +610,7 @@ def compute(terms: Terms, reference: ReferenceData, scenario: Scenario | None = 
         scale_trainees=current.scale_trainees,
         years=years,
         multi_year_total=multi_year_total,
-        small_employer_gap=_small_employer_gap(terms),
+        small_employer_gap=plan.small_employer_gap,
         _context=_Context(plan, current),
     )
 
@@ -785,18 +668,6 @@ def _resolve_year(schedule: tuple[tuple[str, Decimal], ...], requested: str | No
     return requested, fraction
 
 
-def _small_employer_gap(terms: Terms) -> SmallEmployerGap | None:
-    if terms.employer_min_share is None:
-        return None
-    minimum = money(Decimal(terms.employer_min_share) * Decimal(terms.max_grant))
-    employer = money(terms.employer)
-    return SmallEmployerGap(
-        employer_minimum=minimum,
-        gap=employer - minimum if employer > minimum else _ZERO,
-        covered_by=None if terms.small_employer_gap_payer is None else Payer(terms.small_employer_gap_payer),
-    )
-
-
 @lru_cache(maxsize=32)
 def _lma_allocation(envelope: int, populations: tuple[int, ...]) -> tuple[Decimal, ...]:
     """The envelope shared by population to the dollar; cached since it rarely changes."""
@@ -824,9 +695,13 @@ class _Run:
 
 
 class _Plan:
-    """Everything about an offer and the reference data that does not depend on the year."""
+    """Everything about an offer and the reference data that does not depend on the year.
 
-    def __init__(self, terms: Terms | None, reference: ReferenceData, participation: Decimal) -> None:
+    The one place that reads an offer's terms (``OfferTerms``, checked by validate_terms): each
+    amount in cents, each payer's sources by program, the choices as the vocabulary's members.
+    """
+
+    def __init__(self, terms: OfferTerms | None, reference: ReferenceData, participation: Decimal) -> None:
         self.terms = terms
         self.codes = tuple(j.code for j in reference.jurisdictions)
         self.populations = tuple(j.population for j in reference.jurisdictions)
@@ -838,11 +713,11 @@ class _Plan:
             return
 
         self.max_grant = money(terms.max_grant)
-        self.federal = money(terms.federal)
-        self.provincial = money(terms.provincial)
-        self.employer = money(terms.employer)
-        federal_sources = {Program(p): money(a) for p, a in terms.federal_sources}
-        provincial_sources = {Program(p): money(a) for p, a in terms.provincial_sources}
+        self.federal = money(terms.federal_amount)
+        self.provincial = money(terms.provincial_amount)
+        self.employer = money(terms.employer_amount)
+        federal_sources = {Program(p): money(a) for payer, p, a in terms.sources if payer == Payer.FEDERAL}
+        provincial_sources = {Program(p): money(a) for payer, p, a in terms.sources if payer == Payer.PROVINCIAL}
         self.scale_program = Program(terms.scale_program)
         self.scale_amount = money(terms.scale_amount)
         self.scale_draw = federal_sources.get(self.scale_program, _ZERO) + provincial_sources.get(
@@ -863,6 +738,16 @@ class _Plan:
             Treatment.PARTICIPATES: _Rates(self.federal, self.provincial, tuple(federal_draws + provincial_draws)),
             Treatment.FEDERAL_DIRECT: _Rates(self.federal + self.provincial, _ZERO, tuple(direct_draws)),
         }
+        self.schedule = tuple(sorted((year, Decimal(fraction)) for year, fraction in terms.phase_in))
+        self.small_employer_gap = None
+        if terms.employer_min_share is not None:
+            minimum = money(Decimal(terms.employer_min_share) * self.max_grant)
+            gap_payer = terms.small_employer_gap_payer
+            self.small_employer_gap = SmallEmployerGap(
+                employer_minimum=minimum,
+                gap=self.employer - minimum if self.employer > minimum else _ZERO,
+                covered_by=Payer(gap_payer) if gap_payer else None,
+            )
 
     def index_of(self, code: str) -> int:
         try:

@@ -86,11 +86,7 @@ def scenario_assumptions(scenario: Scenario) -> fiscal.Scenario:
 def scenario_effect(scenario: Scenario, assumptions: fiscal.Scenario | None = None) -> fiscal.Effect:
     """The fiscal effect of a scenario, under its own participation and fiscal year unless others are given.
     Raises fiscal.InvalidTerms or fiscal.InvalidScenario as the engine does."""
-    terms = scenario_terms(scenario)
-    problems = terms.problems()
-    if problems:
-        raise fiscal.InvalidTerms([fiscal.TermsError(field=p.field, message=p.message) for p in problems])
-    return fiscal.compute(selectors.engine_terms(terms), selectors.reference_data(),
+    return fiscal.compute(scenario_terms(scenario), selectors.reference_data(),
                           assumptions or scenario_assumptions(scenario))
 
 
