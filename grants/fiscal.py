@@ -204,6 +204,12 @@ _FEDERAL_NEW_AT = DRAW_KEYS.index((Payer.FEDERAL, Program.FEDERAL_NEW))
 _PT_OWN_AT = DRAW_KEYS.index((Payer.PROVINCIAL, Program.PT_OWN))
 _LMA_LIKE_AT = tuple(i for i, (_, program) in enumerate(DRAW_KEYS) if program in (Program.LMA, Program.CJF))
 _LMDA_AT = tuple(i for i, (_, program) in enumerate(DRAW_KEYS) if program is Program.LMDA)
+# The lines that sum program draws: (line, the DRAW_KEYS positions it sums, those draws in words).
+_DRAW_LINES = (
+    ("lma_diverted", _LMA_LIKE_AT, "draws on the LMA and the CJF"),
+    ("lmda_redirected", _LMDA_AT, "draws on the LMDA"),
+    ("provincial_new_money", (_PT_OWN_AT,), "provincial draw on its own revenue"),
+)
 _NO_DRAWS = (_ZERO,) * len(DRAW_KEYS)
 
 
@@ -681,6 +687,9 @@ class _Rates:
     federal: Decimal
     provincial: Decimal
     draws: tuple[Decimal, ...]  # in DRAW_KEYS order
+    # How each cost follows from the trainees: (formula, per-trainee inputs); None when the payer pays nothing.
+    federal_why: tuple[str, tuple]
+    provincial_why: tuple[str, tuple] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -709,6 +718,9 @@ class _Plan:
         self.lma_envelope = reference.envelope(Program.LMA) or Decimal(0)
         self.lma_allocation = _lma_allocation(int(self.lma_envelope), self.populations)
         self.participation = participation
+        self.full_participation = participation == 1
+        self.participation_num, self.participation_den = participation.as_integer_ratio()
+        self.unpaid = _ONE - participation
         if terms is None:
             return
 
@@ -734,9 +746,19 @@ class _Plan:
         direct_draws = federal_draws + [_ZERO] * len(provincial_draws)
         # Delivering directly, Ottawa pays the provincial portion with new money.
         direct_draws[_FEDERAL_NEW_AT] += self.provincial
+        federal, provincial = ("per-trainee federal amount", self.federal), ("per-trainee provincial amount", self.provincial)
         self.rates = {
-            Treatment.PARTICIPATES: _Rates(self.federal, self.provincial, tuple(federal_draws + provincial_draws)),
-            Treatment.FEDERAL_DIRECT: _Rates(self.federal + self.provincial, _ZERO, tuple(direct_draws)),
+            Treatment.PARTICIPATES: _Rates(
+                self.federal, self.provincial, tuple(federal_draws + provincial_draws),
+                federal_why=("trainees × per-trainee federal amount", (federal,)),
+                provincial_why=("trainees × per-trainee provincial amount", (provincial,)),
+            ),
+            Treatment.FEDERAL_DIRECT: _Rates(
+                self.federal + self.provincial, _ZERO, tuple(direct_draws),
+                federal_why=("trainees × (per-trainee federal amount + per-trainee provincial amount)",
+                             (federal, provincial)),
+                provincial_why=None,
+            ),
         }
         self.schedule = tuple(sorted((year, Decimal(fraction)) for year, fraction in terms.phase_in))
         self.small_employer_gap = None
@@ -755,63 +777,36 @@ class _Plan:
         except ValueError:
             raise ValueError(f"{code!r} is not one of the provinces and territories") from None
 
-    def run(self, fraction: Decimal) -> _Run:
-        """Compute every P/T's lines at ``fraction`` of the full scale, and their sums."""
-        if self.terms is None:
-            return self._run_status_quo()
+    # Each method below computes lines and, when given ``why`` (a dict), also puts there each
+    # line's formula in words and its named inputs, from the very branch that computes it: a
+    # trace says what was done. Computing passes no ``why`` and pays only for testing it.
+
+    def scale_trainees(self, fraction: Decimal, why: dict | None = None) -> int:
+        """The national trainees at ``fraction`` of the full scale."""
         # floor(scale × fraction ÷ draw) in exact integer arithmetic: no precision limit can bias it.
         s_num, s_den = self.scale_amount.as_integer_ratio()
         f_num, f_den = fraction.as_integer_ratio()
         d_num, d_den = self.scale_draw.as_integer_ratio()
-        scale_trainees = (s_num * f_num * d_den) // (s_den * f_den * d_num)
-        allocated = largest_remainder(scale_trainees, self.populations)
+        trainees = (s_num * f_num * d_den) // (s_den * f_den * d_num)
+        if why is not None:
+            draw_on = f"per-trainee draw on {self.scale_program}"
+            why["trainees"] = (
+                f"national trainees = ⌊scale amount × phase-in fraction ÷ {draw_on}⌋, shared by population",
+                [("scale amount", self.scale_amount), ("phase-in fraction", fraction), (draw_on, self.scale_draw),
+                 ("national trainees", trainees)],
+            )  # fmt: skip
+        return trainees
 
-        participation = self.participation
-        full = participation == 1
-        p_num, p_den = participation.as_integer_ratio()
-        unpaid = _ONE - participation
-        liability = self.liability
-        employer = self.employer
+    def run(self, fraction: Decimal) -> _Run:
+        """Compute every P/T's lines at ``fraction`` of the full scale, and their sums."""
+        if self.terms is None:
+            return self._run_status_quo()
+        scale_trainees = self.scale_trainees(fraction)
+        allocated = largest_remainder(scale_trainees, self.populations)
         rows = []
         draw_rows = []
-        for _code, share, treatment, lma_allocation in zip(
-            self.codes, allocated, self.treatments, self.lma_allocation
-        ):
-            if treatment is Treatment.OPTS_OUT_COMPENSATED:
-                values = (0, _ZERO, _ZERO, _ZERO, _ZERO, _ZERO, _ZERO, lma_allocation, lma_allocation,
-                          _ZERO, _ZERO, _ZERO)  # fmt: skip
-                draws = _NO_DRAWS
-            else:
-                rates = self.rates[treatment]
-                if liability is Liability.NONE:
-                    trainees = share if full else share * p_num // p_den
-                    shortfall = (share - trainees) * employer
-                    employer_cost = trainees * employer
-                else:
-                    trainees = share
-                    expected = trainees * employer
-                    shortfall = _ZERO if full else money(expected * unpaid)
-                    employer_cost = expected - shortfall
-                draws = [trainees * rate for rate in rates.draws]
-                federal_cost = trainees * rates.federal
-                provincial_cost = trainees * rates.provincial
-                provincial_liability = _ZERO
-                if shortfall and liability is not Liability.NONE:
-                    if liability is Liability.PROVINCE and treatment is Treatment.PARTICIPATES:
-                        provincial_cost += shortfall
-                        draws[_PT_OWN_AT] += shortfall
-                        provincial_liability = shortfall
-                    else:
-                        # Ottawa is liable, or delivers directly and so cannot bill the P/T.
-                        federal_cost += shortfall
-                        draws[_FEDERAL_NEW_AT] += shortfall
-                lma_diverted = sum([draws[i] for i in _LMA_LIKE_AT], _ZERO)
-                lmda_redirected = sum([draws[i] for i in _LMDA_AT], _ZERO)
-                new_money = draws[_PT_OWN_AT]
-                remaining = lma_allocation - lma_diverted if lma_allocation > lma_diverted else _ZERO
-                values = (trainees, federal_cost, provincial_cost, employer_cost, lma_diverted,
-                          lmda_redirected, new_money, lma_allocation, remaining, new_money + lma_diverted,
-                          shortfall, provincial_liability)  # fmt: skip
+        for index, share in enumerate(allocated):
+            values, draws = self.jurisdiction(index, share, scale_trainees)
             rows.append(values)
             draw_rows.append(draws)
         # National lines are column sums of the P/T lines: the parts add up by construction.
@@ -823,10 +818,137 @@ class _Plan:
             by_jurisdiction=tuple(map(_make_lines, self.codes, rows, draw_rows)),
         )
 
+    def jurisdiction(self, index: int, share: int, scale_trainees: int, why: dict | None = None) -> tuple:
+        """P/T ``index``'s values (LINE_NAMES order) and draws (DRAW_KEYS order), allocated ``share``
+        of the ``scale_trainees`` national trainees."""
+        lma_allocation = self.lma_allocation[index]
+        treatment = self.treatments[index]
+        if treatment is Treatment.OPTS_OUT_COMPENSATED:
+            if why is not None:
+                no_grant = "0 (opts out with compensation: keeps its transfer, no grant)"
+                why.update((line, (no_grant, [("treatment", treatment.value)])) for line in LINE_NAMES)
+                why["trainees"] = (no_grant, [("treatment", treatment.value),
+                                              ("trainees allocated by population before opting out", share)])
+                why["lma_allocation"] = self._lma_allocation_why(index)
+                why["lma_remaining"] = ("LMA allocation (opts out with compensation: keeps its transfer)",
+                                        [("LMA allocation", lma_allocation)])
+            return (0, _ZERO, _ZERO, _ZERO, _ZERO, _ZERO, _ZERO, lma_allocation, lma_allocation,
+                    _ZERO, _ZERO, _ZERO), _NO_DRAWS  # fmt: skip
+
+        rates = self.rates[treatment]
+        direct = treatment is Treatment.FEDERAL_DIRECT
+        liability = self.liability
+        employer = self.employer
+        if liability is Liability.NONE:
+            if self.full_participation:
+                trainees = share
+                if why is not None:
+                    why["trainees"] = self._allocated_why(index, share, scale_trainees)
+            else:
+                trainees = share * self.participation_num // self.participation_den
+                if why is not None:
+                    why["trainees"] = (
+                        "⌊trainees allocated by population × participation rate⌋ (fewer grants: nobody is liable)",
+                        [*self._allocated_why(index, share, scale_trainees)[1], ("participation rate", self.participation)],
+                    )
+            shortfall = (share - trainees) * employer
+            employer_cost = trainees * employer
+            if why is not None:
+                why["employer_shortfall"] = (
+                    "(trainees allocated by population − trainees) × per-trainee employer amount",
+                    [("trainees allocated by population", share), ("trainees", trainees),
+                     ("per-trainee employer amount", employer)],
+                )  # fmt: skip
+                why["employer_cost"] = ("trainees × per-trainee employer amount",
+                                        [("trainees", trainees), ("per-trainee employer amount", employer)])
+        else:
+            trainees = share
+            expected = trainees * employer
+            shortfall = _ZERO if self.full_participation else money(expected * self.unpaid)
+            employer_cost = expected - shortfall
+            if why is not None:
+                why["trainees"] = self._allocated_why(index, share, scale_trainees)
+                why["employer_shortfall"] = (
+                    "trainees × per-trainee employer amount × (1 − participation rate), to the cent",
+                    [("trainees", trainees), ("per-trainee employer amount", employer),
+                     ("participation rate", self.participation)],
+                )  # fmt: skip
+                why["employer_cost"] = (
+                    "trainees × per-trainee employer amount − employer shortfall",
+                    [("trainees", trainees), ("per-trainee employer amount", employer), ("employer shortfall", shortfall)],
+                )
+
+        draws = [trainees * rate for rate in rates.draws]
+        federal_cost = trainees * rates.federal
+        provincial_cost = trainees * rates.provincial
+        provincial_liability = _ZERO
+        if why is not None:
+            formula, per_trainee = rates.federal_why
+            why["federal_cost"] = (formula, [("trainees", trainees), *per_trainee])
+            if rates.provincial_why is None:
+                why["provincial_cost"] = ("0 (Ottawa delivers the grant here and pays the provincial portion)",
+                                          [("treatment", treatment.value)])
+            else:
+                formula, per_trainee = rates.provincial_why
+                why["provincial_cost"] = (formula, [("trainees", trainees), *per_trainee])
+        if liability is Liability.PROVINCE and not direct:
+            if shortfall:
+                provincial_cost += shortfall
+                draws[_PT_OWN_AT] += shortfall
+                provincial_liability = shortfall
+                if why is not None:
+                    formula, inputs = why["provincial_cost"]
+                    why["provincial_cost"] = (formula + " + provincial liability",
+                                              [*inputs, ("provincial liability", provincial_liability)])
+            if why is not None:
+                why["provincial_liability"] = ("employer shortfall (the P/T is liable)", [("employer shortfall", shortfall)])
+        else:
+            if shortfall and liability is not Liability.NONE:
+                # Ottawa is liable, or delivers directly and so cannot bill the P/T.
+                federal_cost += shortfall
+                draws[_FEDERAL_NEW_AT] += shortfall
+                if why is not None:
+                    formula, inputs = why["federal_cost"]
+                    why["federal_cost"] = (formula + " + employer shortfall (carried by Ottawa)",
+                                           [*inputs, ("employer shortfall", shortfall)])
+            if why is not None:
+                reason = "Ottawa delivers here, so it carries the shortfall" if direct else f"liability rests with {liability}"
+                why["provincial_liability"] = (f"0 ({reason})", [("shortfall liability", liability.value)])
+
+        lma_diverted, lmda_redirected, new_money = [sum([draws[i] for i in at], _ZERO) for _, at, _ in _DRAW_LINES]
+        remaining = lma_allocation - lma_diverted if lma_allocation > lma_diverted else _ZERO
+        if why is not None:
+            for line, at, what in _DRAW_LINES:
+                formula = f"trainees × per-trainee {what}"
+                inputs = [("trainees", trainees), (f"per-trainee {what}", sum((rates.draws[i] for i in at), _ZERO))]
+                if len(at) > 1:
+                    inputs += [(f"per-trainee {_DRAW_PAYERS[i]} draw on {_DRAW_PROGRAMS[i]}", rates.draws[i]) for i in at]
+                if line == "provincial_new_money" and provincial_liability:
+                    formula += " + provincial liability"
+                    inputs.append(("provincial liability", provincial_liability))
+                if direct:
+                    formula += " (Ottawa delivers: the provincial portion draws on no P/T program)"
+                why[line] = (formula, inputs)
+            why["lma_allocation"] = self._lma_allocation_why(index)
+            why["lma_remaining"] = ("max(LMA allocation − LMA diverted, 0)",
+                                    [("LMA allocation", lma_allocation), ("LMA diverted", lma_diverted)])
+            why["provinces_need"] = ("provincial new money + LMA diverted (the backfill that keeps LMA programs going)",
+                                     [("provincial new money", new_money), ("LMA diverted", lma_diverted)])
+        return (trainees, federal_cost, provincial_cost, employer_cost, lma_diverted, lmda_redirected, new_money,
+                lma_allocation, remaining, new_money + lma_diverted, shortfall, provincial_liability), draws  # fmt: skip
+
+    def status_quo_jurisdiction(self, index: int, why: dict | None = None) -> tuple:
+        """P/T ``index``'s values with no grant: it keeps its whole LMA allocation."""
+        allocation = self.lma_allocation[index]
+        if why is not None:
+            why.update((line, ("0 (status quo: no grant)", [])) for line in LINE_NAMES)
+            why["lma_allocation"] = self._lma_allocation_why(index)
+            why["lma_remaining"] = ("LMA allocation (status quo: nothing is diverted)", [("LMA allocation", allocation)])
+        return (0, *(_ZERO,) * 6, allocation, allocation, _ZERO, _ZERO, _ZERO)
+
     def _run_status_quo(self) -> _Run:
         by_jurisdiction = tuple(
-            _make_lines(code, (0, *(_ZERO,) * 6, allocation, allocation, _ZERO, _ZERO, _ZERO), _NO_DRAWS)
-            for code, allocation in zip(self.codes, self.lma_allocation)
+            _make_lines(code, self.status_quo_jurisdiction(index), _NO_DRAWS) for index, code in enumerate(self.codes)
         )
         return _Run(
             fraction=Decimal(0),
@@ -835,6 +957,25 @@ class _Plan:
             national=_sum_lines(None, by_jurisdiction),
             by_jurisdiction=by_jurisdiction,
         )
+
+    def _share_inputs(self, index: int, total_name: str, total: int | Decimal) -> list:
+        population = self.populations[index]
+        return [
+            (total_name, total),
+            ("population", population),
+            ("population of the provinces and territories", self.total_population),
+            ("population share", (Decimal(population) / self.total_population).quantize(_SHARE_SHOWN)),
+        ]
+
+    def _lma_allocation_why(self, index: int) -> tuple:
+        # The allocation itself is shared out once, in __init__ (_lma_allocation).
+        return ("LMA envelope × population share, to the dollar (largest remainder)",
+                self._share_inputs(index, "LMA envelope", self.lma_envelope))
+
+    def _allocated_why(self, index: int, share: int, scale_trainees: int) -> tuple:
+        return ("national trainees × population share, in whole trainees (largest remainder)",
+                [*self._share_inputs(index, "national trainees", scale_trainees),
+                 ("trainees allocated by population", share)])
 
 
 def _make_lines(code: str | None, values, draws) -> Lines:
@@ -895,6 +1036,9 @@ def _difference(a: Lines, b: Lines) -> Lines:
 class _Context:
     plan: _Plan
     run: _Run
+    # perf: each P/T's explanations, worked out once for all its lines ("compute + 168 traces" in
+    # bench/engine.py: without it every trace recomputes its P/T, about twice the time).
+    whys: dict = field(default_factory=dict)
 
 
 # Population shares are shown to ten decimal places; the allocations themselves use exact integers.
@@ -908,162 +1052,23 @@ def _explain(context: _Context, line: str, code: str | None) -> Trace:
     plan, run = context.plan, context.run
     if code is None:
         lines = run.national
-        formula, inputs = _national_formula(plan, run, line)
+        parts = [(each.code, getattr(each, line)) for each in run.by_jurisdiction]
+        if line == "trainees" and plan.terms is not None:
+            why: dict = {}
+            plan.scale_trainees(run.fraction, why)
+            formula, inputs = why["trainees"]
+            formula, inputs = f"sum of the P/T trainees; {formula}", [*inputs, *parts]
+        else:
+            formula, inputs = f"sum of {line} over the {len(parts)} provinces and territories", parts
     else:
         index = plan.index_of(code)
         lines = run.by_jurisdiction[index]
-        formula, inputs = _jurisdiction_formula(plan, run, index, line)
+        why = context.whys.get(index)
+        if why is None:
+            why = context.whys[index] = {}
+            if plan.terms is None:
+                plan.status_quo_jurisdiction(index, why)
+            else:
+                plan.jurisdiction(index, run.allocated[index], run.scale_trainees, why)
+        formula, inputs = why[line]
     return Trace(line=line, code=code, value=getattr(lines, line), formula=formula, inputs=tuple(inputs))
-
-
-def _national_formula(plan: _Plan, run: _Run, line: str):
-    parts = [(lines.code, getattr(lines, line)) for lines in run.by_jurisdiction]
-    if line == "trainees" and plan.terms is not None:
-        formula = (
-            "sum of the P/T trainees; national trainees = ⌊scale amount × phase-in fraction ÷ "
-            f"per-trainee draw on {plan.scale_program}⌋, shared by population"
-        )
-        return formula, [
-            ("scale amount", plan.scale_amount),
-            ("phase-in fraction", run.fraction),
-            (f"per-trainee draw on {plan.scale_program}", plan.scale_draw),
-            ("national trainees", run.scale_trainees),
-            *parts,
-        ]
-    return f"sum of {line} over the {len(parts)} provinces and territories", parts
-
-
-def _jurisdiction_formula(plan: _Plan, run: _Run, index: int, line: str):
-    lines = run.by_jurisdiction[index]
-    population = plan.populations[index]
-
-    def share_inputs(total_name: str, total: int | Decimal) -> list:
-        return [
-            (total_name, total),
-            ("population", population),
-            ("population of the provinces and territories", plan.total_population),
-            ("population share", (Decimal(population) / plan.total_population).quantize(_SHARE_SHOWN)),
-        ]
-
-    if line == "lma_allocation":
-        return (
-            "LMA envelope × population share, to the dollar (largest remainder)",
-            share_inputs("LMA envelope", plan.lma_envelope),
-        )
-    if plan.terms is None:
-        if line == "lma_remaining":
-            return "LMA allocation (status quo: nothing is diverted)", [("LMA allocation", lines.lma_allocation)]
-        return "0 (status quo: no grant)", []
-
-    treatment = plan.treatments[index]
-    allocated = run.allocated[index]
-    if treatment is Treatment.OPTS_OUT_COMPENSATED:
-        if line == "lma_remaining":
-            return "LMA allocation (opts out with compensation: keeps its transfer)", [
-                ("LMA allocation", lines.lma_allocation)
-            ]
-        inputs = [("treatment", treatment.value)]
-        if line == "trainees":
-            inputs.append(("trainees allocated by population before opting out", allocated))
-        return "0 (opts out with compensation: keeps its transfer, no grant)", inputs
-
-    direct = treatment is Treatment.FEDERAL_DIRECT
-    liability = plan.liability
-    rates = plan.rates[treatment]
-    trainees = ("trainees", lines.trainees)
-    shortfall = ("employer shortfall", lines.employer_shortfall)
-    carried = lines.employer_shortfall and liability is not Liability.NONE
-
-    if line == "trainees":
-        inputs = share_inputs("national trainees", run.scale_trainees)
-        inputs.append(("trainees allocated by population", allocated))
-        if liability is Liability.NONE and plan.participation != 1:
-            return (
-                "⌊trainees allocated by population × participation rate⌋ (fewer grants: nobody is liable)",
-                [*inputs, ("participation rate", plan.participation)],
-            )
-        return "national trainees × population share, in whole trainees (largest remainder)", inputs
-
-    if line == "federal_cost":
-        if direct:
-            formula = "trainees × (per-trainee federal amount + per-trainee provincial amount)"
-            inputs = [trainees, ("per-trainee federal amount", plan.federal),
-                      ("per-trainee provincial amount", plan.provincial)]  # fmt: skip
-        else:
-            formula = "trainees × per-trainee federal amount"
-            inputs = [trainees, ("per-trainee federal amount", plan.federal)]
-        if carried and (direct or liability is Liability.FEDERAL):
-            formula += " + employer shortfall (carried by Ottawa)"
-            inputs.append(shortfall)
-        return formula, inputs
-
-    if line == "provincial_cost":
-        if direct:
-            return "0 (Ottawa delivers the grant here and pays the provincial portion)", [
-                ("treatment", treatment.value)
-            ]
-        formula = "trainees × per-trainee provincial amount"
-        inputs = [trainees, ("per-trainee provincial amount", plan.provincial)]
-        if lines.provincial_liability:
-            formula += " + provincial liability"
-            inputs.append(("provincial liability", lines.provincial_liability))
-        return formula, inputs
-
-    if line == "employer_cost":
-        if liability is Liability.NONE:
-            return "trainees × per-trainee employer amount", [trainees, ("per-trainee employer amount", plan.employer)]
-        return "trainees × per-trainee employer amount − employer shortfall", [
-            trainees,
-            ("per-trainee employer amount", plan.employer),
-            shortfall,
-        ]
-
-    if line in ("lma_diverted", "lmda_redirected", "provincial_new_money"):
-        at = {"lma_diverted": _LMA_LIKE_AT, "lmda_redirected": _LMDA_AT, "provincial_new_money": (_PT_OWN_AT,)}[line]
-        what = {
-            "lma_diverted": "draws on the LMA and the CJF",
-            "lmda_redirected": "draws on the LMDA",
-            "provincial_new_money": "provincial draw on its own revenue",
-        }[line]
-        per_trainee = sum((rates.draws[i] for i in at), _ZERO)
-        formula = f"trainees × per-trainee {what}"
-        inputs = [trainees, (f"per-trainee {what}", per_trainee)]
-        if len(at) > 1:
-            inputs += [(f"per-trainee {_DRAW_PAYERS[i]} draw on {_DRAW_PROGRAMS[i]}", rates.draws[i]) for i in at]
-        if line == "provincial_new_money" and lines.provincial_liability:
-            formula += " + provincial liability"
-            inputs.append(("provincial liability", lines.provincial_liability))
-        if direct:
-            formula += " (Ottawa delivers: the provincial portion draws on no P/T program)"
-        return formula, inputs
-
-    if line == "lma_remaining":
-        return "max(LMA allocation − LMA diverted, 0)", [
-            ("LMA allocation", lines.lma_allocation),
-            ("LMA diverted", lines.lma_diverted),
-        ]
-
-    if line == "provinces_need":
-        return "provincial new money + LMA diverted (the backfill that keeps LMA programs going)", [
-            ("provincial new money", lines.provincial_new_money),
-            ("LMA diverted", lines.lma_diverted),
-        ]
-
-    if line == "employer_shortfall":
-        if liability is Liability.NONE:
-            return "(trainees allocated by population − trainees) × per-trainee employer amount", [
-                ("trainees allocated by population", allocated),
-                trainees,
-                ("per-trainee employer amount", plan.employer),
-            ]
-        return "trainees × per-trainee employer amount × (1 − participation rate), to the cent", [
-            trainees,
-            ("per-trainee employer amount", plan.employer),
-            ("participation rate", plan.participation),
-        ]
-
-    # provincial_liability
-    if liability is Liability.PROVINCE and not direct:
-        return "employer shortfall (the P/T is liable)", [shortfall]
-    reason = "Ottawa delivers here, so it carries the shortfall" if direct else f"liability rests with {liability}"
-    return f"0 ({reason})", [("shortfall liability", liability.value)]
