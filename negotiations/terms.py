@@ -16,7 +16,7 @@ string values (``TextChoices`` members are ``str``, so either can be passed).
 """
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from decimal import Decimal
 
 from django.db.models.enums import TextChoices
@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 
 __all__ = [
     "ASSUMED", "BASIS_STATUSES", "FUNDING_SOURCES", "GovernmentPayer", "INFERRED", "Liability", "OfferTerms",
-    "Payer", "Program", "REPORTED", "Treatment", "TermBasisEntry",
+    "Payer", "Program", "REPORTED", "SCALAR_FIELDS", "Treatment", "TermBasisEntry",
     "TermsProblem", "check_basis", "check_terms", "expand_basis_keys", "missing_basis", "problems_by_field",
     "term_groups", "term_paths", "term_value",
 ]
@@ -129,6 +129,10 @@ class OfferTerms:
         )
 
 
+# The terms an offer (and a scenario) stores in its own fields, in form order; the others are rows.
+SCALAR_FIELDS = tuple(f.name for f in fields(OfferTerms) if f.name not in ("sources", "treatments", "phase_in"))
+
+
 # ---------------------------------------------------------------------------
 # Term paths: the one way every layer names a single term (API.md): ``max_grant``,
 # ``split.federal``, ``sources.federal.LMA``, ``scale``, ``employer_min_share``,
@@ -137,6 +141,7 @@ class OfferTerms:
 
 SPLIT_PAYERS = tuple(Payer)
 _SPLIT_FIELD = {Payer.FEDERAL: "federal_amount", Payer.PROVINCIAL: "provincial_amount", Payer.EMPLOYER: "employer_amount"}
+# The one-value terms, in display order: max_grant first, the others after the split and the sources.
 SCALAR_PATHS = ("max_grant", "scale", "employer_min_share", "small_employer_gap_payer", "shortfall_liability")
 
 
@@ -147,10 +152,7 @@ def term_paths(pt_codes: Iterable[str]) -> tuple[str, ...]:
         *(f"split.{payer}" for payer in SPLIT_PAYERS),
         *(f"sources.{payer}.{program}" for payer in (FEDERAL, PROVINCIAL) for program in PROGRAMS
           if program != FORBIDDEN_PROGRAM[payer][0]),
-        "scale",
-        "employer_min_share",
-        "small_employer_gap_payer",
-        "shortfall_liability",
+        *SCALAR_PATHS[1:],
         *(f"treatments.{code}" for code in pt_codes),
         "phase_in",
     )
