@@ -20,10 +20,10 @@ from grants.fiscal import (  # noqa: E402 - needs the project root on the path f
     Program,
     ReferenceData,
     Scenario,
-    Terms,
     Treatment,
     compute,
 )
+from negotiations.terms import OfferTerms  # noqa: E402
 
 D = Decimal
 POPULATIONS = {
@@ -36,13 +36,12 @@ REFERENCE = ReferenceData(
 )
 
 # A busy offer: two funding sources each, an opt-out, direct delivery, a four-year phase-in.
-FULL_OFFER = Terms(
+FULL_OFFER = OfferTerms(
     max_grant=D(15000),
-    federal=D(10000),
-    provincial=D(0),
-    employer=D(5000),
-    federal_sources=((Program.LMA, D(5000)), (Program.LMDA, D(5000))),
-    provincial_sources=(),
+    federal_amount=D(10000),
+    provincial_amount=D(0),
+    employer_amount=D(5000),
+    sources=((Payer.FEDERAL, Program.LMA, D(5000)), (Payer.FEDERAL, Program.LMDA, D(5000))),
     scale_program=Program.LMA,
     scale_amount=D(300_000_000),
     employer_min_share=D("0.15"),
@@ -65,28 +64,30 @@ def full_effect_with_traces() -> int:
     return traces
 
 
-def varied_offer(rng: random.Random) -> tuple[Terms, Scenario]:
+def varied_offer(rng: random.Random) -> tuple[OfferTerms, Scenario]:
     """A random but valid offer: split, sources, scale, treatments and phase-in all vary."""
     federal, provincial, employer = (rng.randrange(0, 10_001, 500) for _ in range(3))
     federal = federal or 500
     federal_lma = rng.randrange(0, federal + 1, 500)
     provincial_lmda = rng.randrange(0, provincial + 1, 500)
-    federal_sources = ((Program.LMA, D(federal_lma)), (Program.FEDERAL_NEW, D(federal - federal_lma)))
-    provincial_sources = ((Program.LMDA, D(provincial_lmda)), (Program.PT_OWN, D(provincial - provincial_lmda)))
+    sources = (
+        (Payer.FEDERAL, Program.LMA, D(federal_lma)), (Payer.FEDERAL, Program.FEDERAL_NEW, D(federal - federal_lma)),
+        (Payer.PROVINCIAL, Program.LMDA, D(provincial_lmda)),
+        (Payer.PROVINCIAL, Program.PT_OWN, D(provincial - provincial_lmda)),
+    )
     scale_program = Program.LMA if federal_lma else Program.FEDERAL_NEW
     years = [f"{start}-{(start + 1) % 100:02d}" for start in range(2014, 2014 + rng.randrange(0, 5))]
     fractions = sorted(D(rng.randrange(5, 101)) / 100 for _ in years)
-    terms = Terms(
+    terms = OfferTerms(
         max_grant=D(federal + provincial + employer),
-        federal=D(federal),
-        provincial=D(provincial),
-        employer=D(employer),
-        federal_sources=federal_sources,
-        provincial_sources=provincial_sources,
+        federal_amount=D(federal),
+        provincial_amount=D(provincial),
+        employer_amount=D(employer),
+        sources=sources,
         scale_program=scale_program,
         scale_amount=D(rng.randrange(10_000_000, 500_000_001, 10_000_000)),
         employer_min_share=rng.choice([None, D("0.15"), D("0.33")]),
-        small_employer_gap_payer=rng.choice([None, Payer.FEDERAL, Payer.PROVINCIAL]),
+        small_employer_gap_payer=rng.choice(["", Payer.FEDERAL, Payer.PROVINCIAL]),
         shortfall_liability=rng.choice(list(Liability)),
         treatments=tuple((code, rng.choice(list(Treatment))) for code in POPULATIONS if rng.random() < 0.2),
         phase_in=tuple(zip(years, fractions)),

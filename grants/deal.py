@@ -14,7 +14,7 @@ from grants import fiscal, selectors
 from grants.presentation import LINE_LABELS, YearOption, format_percent, numbers
 from negotiations.acceptance import Verdict
 from negotiations.concessions import FEDERAL, PROVINCES, Concessions, concessions
-from negotiations.models import Jurisdiction, Negotiation, Offer, Treatment
+from negotiations.models import Jurisdiction, Liability, Negotiation, Offer, Treatment
 from negotiations.offer_forms import program_field, treatment_field
 from negotiations.selectors.verdicts import negotiation_rounds, offer_terms, position_books
 
@@ -59,7 +59,7 @@ def costs_to_jurisdiction(*, jurisdiction: Jurisdiction, negotiation: Negotiatio
         verdict = books[offer.negotiation_id].judge(terms, offer.tabled_on)
         own = next(v for v in verdict if v.jurisdiction == code)
         treatment = dict(terms.treatments).get(code, Treatment.PARTICIPATES)
-        liable = terms.shortfall_liability == "province" and treatment == Treatment.PARTICIPATES
+        liable = terms.shortfall_liability == Liability.PROVINCE and treatment == Treatment.PARTICIPATES
         try:
             lines = lines_of(selectors.fiscal_effect(offer), code)
             problem = None

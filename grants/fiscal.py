@@ -85,6 +85,15 @@ Small employers.
 Every number can be explained: :meth:`Effect.explain` returns a
 :class:`Trace` naming the formula and its inputs. Traces are built on demand
 from what the computation kept, so computing stays cheap.
+
+Terms
+-----
+The engine takes an offer's terms as ``negotiations.terms.OfferTerms`` (the one
+value object for them) and speaks its vocabulary (``Program``, ``Payer``,
+``Treatment``, ``Liability``). The user-facing rules are
+``negotiations.terms.check_terms``'s; :func:`validate_terms` applies them, then
+adds only what the engine's own arithmetic needs. :class:`_Plan` is the one
+place that reads an ``OfferTerms``.
 """
 
 from __future__ import annotations
@@ -92,8 +101,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Context, Decimal, DivisionByZero, InvalidOperation, Overflow, localcontext
-from enum import StrEnum
 from functools import lru_cache, wraps
+
+from negotiations.terms import FUNDING_SOURCES, Liability, OfferTerms, Payer, Program, TermsProblem, Treatment
 
 from .allocation import largest_remainder
 
@@ -114,8 +124,6 @@ __all__ = [
     "ReferenceData",
     "Scenario",
     "SmallEmployerGap",
-    "Terms",
-    "TermsError",
     "Trace",
     "Treatment",
     "YearEffect",
@@ -161,42 +169,7 @@ _FISCAL_YEAR = re.compile(r"(\d{4})-(\d{2})")
 
 
 # ---------------------------------------------------------------------------
-# Vocabulary
-
-
-class Program(StrEnum):
-    """Where a government's per-trainee money comes from."""
-
-    LMA = "LMA"
-    LMDA = "LMDA"
-    CJF = "CJF"
-    PT_OWN = "PT_OWN"
-    FEDERAL_NEW = "FEDERAL_NEW"
-
-
-class Payer(StrEnum):
-    """Who puts money into a grant."""
-
-    FEDERAL = "federal"
-    PROVINCIAL = "provincial"
-    EMPLOYER = "employer"
-
-
-class Treatment(StrEnum):
-    """How an offer treats one province or territory."""
-
-    PARTICIPATES = "participates"
-    OPTS_OUT_COMPENSATED = "opts_out_compensated"
-    FEDERAL_DIRECT = "federal_direct"
-
-
-class Liability(StrEnum):
-    """Who makes up for employers that put in less than expected."""
-
-    PROVINCE = "province"
-    FEDERAL = "federal"
-    NONE = "none"
-
+# Vocabulary: negotiations.terms' (Program, Payer, Treatment, Liability), and the engine's lines.
 
 LINE_NAMES: tuple[str, ...] = (
     "trainees",
@@ -231,30 +204,17 @@ _FEDERAL_NEW_AT = DRAW_KEYS.index((Payer.FEDERAL, Program.FEDERAL_NEW))
 _PT_OWN_AT = DRAW_KEYS.index((Payer.PROVINCIAL, Program.PT_OWN))
 _LMA_LIKE_AT = tuple(i for i, (_, program) in enumerate(DRAW_KEYS) if program in (Program.LMA, Program.CJF))
 _LMDA_AT = tuple(i for i, (_, program) in enumerate(DRAW_KEYS) if program is Program.LMDA)
+# The lines that sum program draws: (line, the DRAW_KEYS positions it sums, those draws in words).
+_DRAW_LINES = (
+    ("lma_diverted", _LMA_LIKE_AT, "draws on the LMA and the CJF"),
+    ("lmda_redirected", _LMDA_AT, "draws on the LMDA"),
+    ("provincial_new_money", (_PT_OWN_AT,), "provincial draw on its own revenue"),
+)
 _NO_DRAWS = (_ZERO,) * len(DRAW_KEYS)
 
 
 # ---------------------------------------------------------------------------
 # Inputs
-
-
-@dataclass(frozen=True, kw_only=True)
-class Terms:
-    """The terms of one offer, per trainee unless said otherwise. Check with :func:`validate_terms`."""
-
-    max_grant: Decimal
-    federal: Decimal
-    provincial: Decimal
-    employer: Decimal
-    federal_sources: tuple[tuple[Program, Decimal], ...]
-    provincial_sources: tuple[tuple[Program, Decimal], ...]
-    scale_program: Program
-    scale_amount: Decimal
-    employer_min_share: Decimal | None = None
-    small_employer_gap_payer: Payer | None = None
-    shortfall_liability: Liability = Liability.NONE
-    treatments: tuple[tuple[str, Treatment], ...] = ()
-    phase_in: tuple[tuple[str, Decimal], ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -310,18 +270,10 @@ class Scenario:
 # Errors
 
 
-@dataclass(frozen=True)
-class TermsError:
-    """One problem with an offer's terms, naming the Terms field at fault."""
-
-    field: str
-    message: str
-
-
 class InvalidTerms(ValueError):
-    """Terms that do not add up; ``errors`` lists every problem found."""
+    """Terms that do not add up; ``errors`` lists every problem found, each naming the OfferTerms field."""
 
-    def __init__(self, errors: list[TermsError]) -> None:
+    def __init__(self, errors: list[TermsProblem]) -> None:
         self.errors = list(errors)
         super().__init__("; ".join(f"{e.field}: {e.message}" for e in self.errors))
 
@@ -456,90 +408,53 @@ class Comparison:
 
 
 @_exact
-def validate_terms(terms: Terms, reference: ReferenceData | None = None) -> list[TermsError]:
-    """Return every problem with ``terms`` (empty when valid), each naming its field.
+def validate_terms(terms: OfferTerms, reference: ReferenceData | None = None) -> list[TermsProblem]:
+    """Return every problem with ``terms`` (empty when valid), each naming the OfferTerms field at fault.
 
-    With ``reference``, also check the scale against the program's envelope
-    and the treatment codes against the known P/Ts.
+    First what the engine's arithmetic cannot work with at all (amounts that are not exact
+    numbers in whole cents), then the user-facing rules of ``negotiations.terms.check_terms``
+    (the split and each payer's sources add up, ...), then the engine's own invariants: each
+    term in the vocabulary, a well-formed phase-in, and with ``reference``, the scale within
+    its program's envelope and treatments that name known P/Ts. Each stage runs only when the
+    one before found nothing, so people see the rules they know first.
     """
-    errors: list[TermsError] = []
+    errors: list[TermsProblem] = []
 
     def fail(field_name: str, message: str) -> None:
-        errors.append(TermsError(field=field_name, message=message))
+        errors.append(TermsProblem(field_name, message))
 
-    amounts: dict[str, Decimal] = {}
-    for name in ("max_grant", "federal", "provincial", "employer"):
-        value = getattr(terms, name)
-        problem = _money_problem(value)
+    for name in ("max_grant", "federal_amount", "provincial_amount", "employer_amount", "scale_amount"):
+        problem = _money_problem(getattr(terms, name))
         if problem:
             fail(name, problem)
-        elif value < 0:
-            fail(name, "must not be negative")
-        else:
-            amounts[name] = Decimal(value)
-    if amounts.get("max_grant") == 0:
-        fail("max_grant", "must be greater than zero")
-    if len(amounts) == 4:
-        split = amounts["federal"] + amounts["provincial"] + amounts["employer"]
-        if split != amounts["max_grant"]:
-            fail(
-                "max_grant",
-                f"the federal, provincial and employer amounts add up to {split}, "
-                f"not to the maximum grant of {amounts['max_grant']}",
-            )
+    for row in _rows(terms.sources, FUNDING_SOURCES, 3, "(payer, program, amount)", fail)[0]:
+        problem = _money_problem(row[2])
+        if problem:
+            fail(FUNDING_SOURCES, f"the amount from {row[1]} {problem}")
+    if terms.employer_min_share is not None:
+        problem = _decimal_problem(terms.employer_min_share)
+        if problem:
+            fail("employer_min_share", problem)
+    if errors:
+        return errors
 
-    sources: dict[str, dict[Program, Decimal] | None] = {}
-    for field_name, payer, forbidden in (
-        ("federal_sources", Payer.FEDERAL, Program.PT_OWN),
-        ("provincial_sources", Payer.PROVINCIAL, Program.FEDERAL_NEW),
-    ):
-        sources[field_name] = _check_sources(getattr(terms, field_name), field_name, payer, forbidden, fail)
-        listed = sources[field_name]
-        if listed is not None and payer.value in amounts:
-            total = sum(listed.values(), Decimal(0))
-            if total != amounts[payer.value]:
-                fail(
-                    field_name,
-                    f"the {payer.value} sources add up to {total}, "
-                    f"not to the {payer.value} amount of {amounts[payer.value]}",
-                )
+    errors.extend(terms.problems())
+    if errors:
+        return errors
 
     scale_program = _as_enum(Program, terms.scale_program)
     if scale_program is None:
         fail("scale_program", f"{terms.scale_program!r} is not a program")
-    problem = _money_problem(terms.scale_amount)
-    if problem:
-        fail("scale_amount", problem)
-    elif terms.scale_amount <= 0:
-        fail("scale_amount", "must be greater than zero")
-    elif scale_program is not None and reference is not None:
+    elif reference is not None:
         envelope = reference.envelope(scale_program)
         if envelope is not None and terms.scale_amount > envelope:
-            fail(
-                "scale_amount",
-                f"{terms.scale_amount} is more than the {scale_program} envelope of {envelope}",
-            )
-    federal_listed, provincial_listed = sources["federal_sources"], sources["provincial_sources"]
-    if scale_program is not None and federal_listed is not None and provincial_listed is not None:
-        if federal_listed.get(scale_program, 0) + provincial_listed.get(scale_program, 0) == 0:
-            fail(
-                "scale_program",
-                f"no per-trainee money comes from {scale_program}, so its scale cannot set a number of trainees",
-            )
-
-    share = terms.employer_min_share
-    if share is not None:
-        problem = _decimal_problem(share)
-        if problem:
-            fail("employer_min_share", problem)
-        elif not 0 <= share <= 1:
-            fail("employer_min_share", f"must be between 0 and 1 (got {share})")
-    gap_payer = terms.small_employer_gap_payer
-    if gap_payer is not None and _as_enum(Payer, gap_payer) not in (Payer.FEDERAL, Payer.PROVINCIAL):
-        fail("small_employer_gap_payer", f"must be federal, provincial or none (got {gap_payer!r})")
+            fail("scale_amount", f"{terms.scale_amount} is more than the {scale_program} envelope of {envelope}")
+    if terms.small_employer_gap_payer and _as_enum(Payer, terms.small_employer_gap_payer) not in (
+        Payer.FEDERAL, Payer.PROVINCIAL
+    ):
+        fail("small_employer_gap_payer", f"must be federal, provincial or none (got {terms.small_employer_gap_payer!r})")
     if _as_enum(Liability, terms.shortfall_liability) is None:
         fail("shortfall_liability", f"{terms.shortfall_liability!r} is not province, federal or none")
-
     _check_treatments(terms.treatments, reference, fail)
     _check_phase_in(terms.phase_in, fail)
     return errors
@@ -576,36 +491,10 @@ def _as_enum(kind, value):
         return None
 
 
-def _check_sources(entries, field_name, payer, forbidden, fail) -> dict[Program, Decimal] | None:
-    """Check one payer's sources; return them by program, or None when they cannot be summed."""
-    listed: dict[Program, Decimal] = {}
-    pairs, usable = _pairs(entries, field_name, "(program, amount)", fail)
-    for raw_program, amount in pairs:
-        program = _as_enum(Program, raw_program)
-        if program is None:
-            fail(field_name, f"{raw_program!r} is not a program")
-            usable = False
-            continue
-        if program in listed:
-            fail(field_name, f"{program} is listed more than once")
-            usable = False
-        if program is forbidden:
-            fail(field_name, f"{payer.value} money cannot come from {program}")
-        problem = _money_problem(amount)
-        if problem:
-            fail(field_name, f"the amount from {program} {problem}")
-            usable = False
-            continue
-        if amount < 0:
-            fail(field_name, f"the amount from {program} must not be negative")
-        listed[program] = Decimal(amount)
-    return listed if usable else None
-
-
 def _check_treatments(entries, reference, fail) -> None:
     known = None if reference is None else {j.code for j in reference.jurisdictions}
     seen: set[str] = set()
-    for code, treatment in _pairs(entries, "treatments", "(code, treatment)", fail)[0]:
+    for code, treatment in _rows(entries, "treatments", 2, "(code, treatment)", fail)[0]:
         if _as_enum(Treatment, treatment) is None:
             fail("treatments", f"{treatment!r} is not a treatment (for {code})")
         if not isinstance(code, str):
@@ -620,7 +509,7 @@ def _check_treatments(entries, reference, fail) -> None:
 
 def _check_phase_in(entries, fail) -> None:
     seen: set[str] = set()
-    for year, fraction in _pairs(entries, "phase_in", "(fiscal year, fraction)", fail)[0]:
+    for year, fraction in _rows(entries, "phase_in", 2, "(fiscal year, fraction)", fail)[0]:
         problem = _fiscal_year_problem(year)
         if problem:
             fail("phase_in", problem)
@@ -635,22 +524,22 @@ def _check_phase_in(entries, fail) -> None:
             fail("phase_in", f"the fraction for {year} must be between 0 and 1 (got {fraction})")
 
 
-def _pairs(entries, field_name: str, shape: str, fail) -> tuple[list[tuple], bool]:
-    """Return the well-formed pairs of ``entries`` and whether all were, reporting the others."""
-    pairs = []
+def _rows(entries, field_name: str, size: int, shape: str, fail) -> tuple[list[tuple], bool]:
+    """Return the well-formed rows (tuples of ``size``) of ``entries`` and whether all were, reporting the others."""
+    rows = []
     well_formed = True
     try:
         for entry in entries:
-            pair = tuple(entry) if isinstance(entry, (tuple, list)) else ()
-            if len(pair) == 2:
-                pairs.append(pair)
+            row = tuple(entry) if isinstance(entry, (tuple, list)) else ()
+            if len(row) == size:
+                rows.append(row)
             else:
                 well_formed = False
     except TypeError:
         well_formed = False
     if not well_formed:
-        fail(field_name, f"must be a list of {shape} pairs")
-    return pairs, well_formed
+        fail(field_name, f"must be a list of {shape} {'pairs' if size == 2 else 'rows'}")
+    return rows, well_formed
 
 
 def _fiscal_year_problem(year: object) -> str | None:
@@ -683,7 +572,7 @@ def _check_scenario(scenario: Scenario) -> Decimal:
 
 
 @_exact
-def compute(terms: Terms, reference: ReferenceData, scenario: Scenario | None = None) -> Effect:
+def compute(terms: OfferTerms, reference: ReferenceData, scenario: Scenario | None = None) -> Effect:
     """Return the fiscal effect of ``terms`` for every P/T of ``reference`` under ``scenario``.
 
     Raises :class:`InvalidTerms` when :func:`validate_terms` finds problems and
@@ -697,7 +586,7 @@ def compute(terms: Terms, reference: ReferenceData, scenario: Scenario | None = 
     participation = _check_scenario(scenario)
     plan = _Plan(terms, reference, participation)
 
-    schedule = tuple(sorted((year, Decimal(fraction)) for year, fraction in terms.phase_in))
+    schedule = plan.schedule
     fiscal_year, fraction = _resolve_year(schedule, scenario.fiscal_year)
     runs: dict[Decimal, _Run] = {}  # years at the same fraction share one computation
 
@@ -727,7 +616,7 @@ def compute(terms: Terms, reference: ReferenceData, scenario: Scenario | None = 
         scale_trainees=current.scale_trainees,
         years=years,
         multi_year_total=multi_year_total,
-        small_employer_gap=_small_employer_gap(terms),
+        small_employer_gap=plan.small_employer_gap,
         _context=_Context(plan, current),
     )
 
@@ -785,18 +674,6 @@ def _resolve_year(schedule: tuple[tuple[str, Decimal], ...], requested: str | No
     return requested, fraction
 
 
-def _small_employer_gap(terms: Terms) -> SmallEmployerGap | None:
-    if terms.employer_min_share is None:
-        return None
-    minimum = money(Decimal(terms.employer_min_share) * Decimal(terms.max_grant))
-    employer = money(terms.employer)
-    return SmallEmployerGap(
-        employer_minimum=minimum,
-        gap=employer - minimum if employer > minimum else _ZERO,
-        covered_by=None if terms.small_employer_gap_payer is None else Payer(terms.small_employer_gap_payer),
-    )
-
-
 @lru_cache(maxsize=32)
 def _lma_allocation(envelope: int, populations: tuple[int, ...]) -> tuple[Decimal, ...]:
     """The envelope shared by population to the dollar; cached since it rarely changes."""
@@ -810,6 +687,9 @@ class _Rates:
     federal: Decimal
     provincial: Decimal
     draws: tuple[Decimal, ...]  # in DRAW_KEYS order
+    # How each cost follows from the trainees: (formula, per-trainee inputs); None when the payer pays nothing.
+    federal_why: tuple[str, tuple]
+    provincial_why: tuple[str, tuple] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -824,9 +704,13 @@ class _Run:
 
 
 class _Plan:
-    """Everything about an offer and the reference data that does not depend on the year."""
+    """Everything about an offer and the reference data that does not depend on the year.
 
-    def __init__(self, terms: Terms | None, reference: ReferenceData, participation: Decimal) -> None:
+    The one place that reads an offer's terms (``OfferTerms``, checked by validate_terms): each
+    amount in cents, each payer's sources by program, the choices as the vocabulary's members.
+    """
+
+    def __init__(self, terms: OfferTerms | None, reference: ReferenceData, participation: Decimal) -> None:
         self.terms = terms
         self.codes = tuple(j.code for j in reference.jurisdictions)
         self.populations = tuple(j.population for j in reference.jurisdictions)
@@ -834,15 +718,18 @@ class _Plan:
         self.lma_envelope = reference.envelope(Program.LMA) or Decimal(0)
         self.lma_allocation = _lma_allocation(int(self.lma_envelope), self.populations)
         self.participation = participation
+        self.full_participation = participation == 1
+        self.participation_num, self.participation_den = participation.as_integer_ratio()
+        self.unpaid = _ONE - participation
         if terms is None:
             return
 
         self.max_grant = money(terms.max_grant)
-        self.federal = money(terms.federal)
-        self.provincial = money(terms.provincial)
-        self.employer = money(terms.employer)
-        federal_sources = {Program(p): money(a) for p, a in terms.federal_sources}
-        provincial_sources = {Program(p): money(a) for p, a in terms.provincial_sources}
+        self.federal = money(terms.federal_amount)
+        self.provincial = money(terms.provincial_amount)
+        self.employer = money(terms.employer_amount)
+        federal_sources = {Program(p): money(a) for payer, p, a in terms.sources if payer == Payer.FEDERAL}
+        provincial_sources = {Program(p): money(a) for payer, p, a in terms.sources if payer == Payer.PROVINCIAL}
         self.scale_program = Program(terms.scale_program)
         self.scale_amount = money(terms.scale_amount)
         self.scale_draw = federal_sources.get(self.scale_program, _ZERO) + provincial_sources.get(
@@ -859,10 +746,30 @@ class _Plan:
         direct_draws = federal_draws + [_ZERO] * len(provincial_draws)
         # Delivering directly, Ottawa pays the provincial portion with new money.
         direct_draws[_FEDERAL_NEW_AT] += self.provincial
+        federal, provincial = ("per-trainee federal amount", self.federal), ("per-trainee provincial amount", self.provincial)
         self.rates = {
-            Treatment.PARTICIPATES: _Rates(self.federal, self.provincial, tuple(federal_draws + provincial_draws)),
-            Treatment.FEDERAL_DIRECT: _Rates(self.federal + self.provincial, _ZERO, tuple(direct_draws)),
+            Treatment.PARTICIPATES: _Rates(
+                self.federal, self.provincial, tuple(federal_draws + provincial_draws),
+                federal_why=("trainees × per-trainee federal amount", (federal,)),
+                provincial_why=("trainees × per-trainee provincial amount", (provincial,)),
+            ),
+            Treatment.FEDERAL_DIRECT: _Rates(
+                self.federal + self.provincial, _ZERO, tuple(direct_draws),
+                federal_why=("trainees × (per-trainee federal amount + per-trainee provincial amount)",
+                             (federal, provincial)),
+                provincial_why=None,
+            ),
         }
+        self.schedule = tuple(sorted((year, Decimal(fraction)) for year, fraction in terms.phase_in))
+        self.small_employer_gap = None
+        if terms.employer_min_share is not None:
+            minimum = money(Decimal(terms.employer_min_share) * self.max_grant)
+            gap_payer = terms.small_employer_gap_payer
+            self.small_employer_gap = SmallEmployerGap(
+                employer_minimum=minimum,
+                gap=self.employer - minimum if self.employer > minimum else _ZERO,
+                covered_by=Payer(gap_payer) if gap_payer else None,
+            )
 
     def index_of(self, code: str) -> int:
         try:
@@ -870,63 +777,36 @@ class _Plan:
         except ValueError:
             raise ValueError(f"{code!r} is not one of the provinces and territories") from None
 
-    def run(self, fraction: Decimal) -> _Run:
-        """Compute every P/T's lines at ``fraction`` of the full scale, and their sums."""
-        if self.terms is None:
-            return self._run_status_quo()
+    # Each method below computes lines and, when given ``why`` (a dict), also puts there each
+    # line's formula in words and its named inputs, from the very branch that computes it: a
+    # trace says what was done. Computing passes no ``why`` and pays only for testing it.
+
+    def scale_trainees(self, fraction: Decimal, why: dict | None = None) -> int:
+        """The national trainees at ``fraction`` of the full scale."""
         # floor(scale × fraction ÷ draw) in exact integer arithmetic: no precision limit can bias it.
         s_num, s_den = self.scale_amount.as_integer_ratio()
         f_num, f_den = fraction.as_integer_ratio()
         d_num, d_den = self.scale_draw.as_integer_ratio()
-        scale_trainees = (s_num * f_num * d_den) // (s_den * f_den * d_num)
-        allocated = largest_remainder(scale_trainees, self.populations)
+        trainees = (s_num * f_num * d_den) // (s_den * f_den * d_num)
+        if why is not None:
+            draw_on = f"per-trainee draw on {self.scale_program}"
+            why["trainees"] = (
+                f"national trainees = ⌊scale amount × phase-in fraction ÷ {draw_on}⌋, shared by population",
+                [("scale amount", self.scale_amount), ("phase-in fraction", fraction), (draw_on, self.scale_draw),
+                 ("national trainees", trainees)],
+            )  # fmt: skip
+        return trainees
 
-        participation = self.participation
-        full = participation == 1
-        p_num, p_den = participation.as_integer_ratio()
-        unpaid = _ONE - participation
-        liability = self.liability
-        employer = self.employer
+    def run(self, fraction: Decimal) -> _Run:
+        """Compute every P/T's lines at ``fraction`` of the full scale, and their sums."""
+        if self.terms is None:
+            return self._run_status_quo()
+        scale_trainees = self.scale_trainees(fraction)
+        allocated = largest_remainder(scale_trainees, self.populations)
         rows = []
         draw_rows = []
-        for _code, share, treatment, lma_allocation in zip(
-            self.codes, allocated, self.treatments, self.lma_allocation
-        ):
-            if treatment is Treatment.OPTS_OUT_COMPENSATED:
-                values = (0, _ZERO, _ZERO, _ZERO, _ZERO, _ZERO, _ZERO, lma_allocation, lma_allocation,
-                          _ZERO, _ZERO, _ZERO)  # fmt: skip
-                draws = _NO_DRAWS
-            else:
-                rates = self.rates[treatment]
-                if liability is Liability.NONE:
-                    trainees = share if full else share * p_num // p_den
-                    shortfall = (share - trainees) * employer
-                    employer_cost = trainees * employer
-                else:
-                    trainees = share
-                    expected = trainees * employer
-                    shortfall = _ZERO if full else money(expected * unpaid)
-                    employer_cost = expected - shortfall
-                draws = [trainees * rate for rate in rates.draws]
-                federal_cost = trainees * rates.federal
-                provincial_cost = trainees * rates.provincial
-                provincial_liability = _ZERO
-                if shortfall and liability is not Liability.NONE:
-                    if liability is Liability.PROVINCE and treatment is Treatment.PARTICIPATES:
-                        provincial_cost += shortfall
-                        draws[_PT_OWN_AT] += shortfall
-                        provincial_liability = shortfall
-                    else:
-                        # Ottawa is liable, or delivers directly and so cannot bill the P/T.
-                        federal_cost += shortfall
-                        draws[_FEDERAL_NEW_AT] += shortfall
-                lma_diverted = sum([draws[i] for i in _LMA_LIKE_AT], _ZERO)
-                lmda_redirected = sum([draws[i] for i in _LMDA_AT], _ZERO)
-                new_money = draws[_PT_OWN_AT]
-                remaining = lma_allocation - lma_diverted if lma_allocation > lma_diverted else _ZERO
-                values = (trainees, federal_cost, provincial_cost, employer_cost, lma_diverted,
-                          lmda_redirected, new_money, lma_allocation, remaining, new_money + lma_diverted,
-                          shortfall, provincial_liability)  # fmt: skip
+        for index, share in enumerate(allocated):
+            values, draws = self.jurisdiction(index, share, scale_trainees)
             rows.append(values)
             draw_rows.append(draws)
         # National lines are column sums of the P/T lines: the parts add up by construction.
@@ -938,10 +818,137 @@ class _Plan:
             by_jurisdiction=tuple(map(_make_lines, self.codes, rows, draw_rows)),
         )
 
+    def jurisdiction(self, index: int, share: int, scale_trainees: int, why: dict | None = None) -> tuple:
+        """P/T ``index``'s values (LINE_NAMES order) and draws (DRAW_KEYS order), allocated ``share``
+        of the ``scale_trainees`` national trainees."""
+        lma_allocation = self.lma_allocation[index]
+        treatment = self.treatments[index]
+        if treatment is Treatment.OPTS_OUT_COMPENSATED:
+            if why is not None:
+                no_grant = "0 (opts out with compensation: keeps its transfer, no grant)"
+                why.update((line, (no_grant, [("treatment", treatment.value)])) for line in LINE_NAMES)
+                why["trainees"] = (no_grant, [("treatment", treatment.value),
+                                              ("trainees allocated by population before opting out", share)])
+                why["lma_allocation"] = self._lma_allocation_why(index)
+                why["lma_remaining"] = ("LMA allocation (opts out with compensation: keeps its transfer)",
+                                        [("LMA allocation", lma_allocation)])
+            return (0, _ZERO, _ZERO, _ZERO, _ZERO, _ZERO, _ZERO, lma_allocation, lma_allocation,
+                    _ZERO, _ZERO, _ZERO), _NO_DRAWS  # fmt: skip
+
+        rates = self.rates[treatment]
+        direct = treatment is Treatment.FEDERAL_DIRECT
+        liability = self.liability
+        employer = self.employer
+        if liability is Liability.NONE:
+            if self.full_participation:
+                trainees = share
+                if why is not None:
+                    why["trainees"] = self._allocated_why(index, share, scale_trainees)
+            else:
+                trainees = share * self.participation_num // self.participation_den
+                if why is not None:
+                    why["trainees"] = (
+                        "⌊trainees allocated by population × participation rate⌋ (fewer grants: nobody is liable)",
+                        [*self._allocated_why(index, share, scale_trainees)[1], ("participation rate", self.participation)],
+                    )
+            shortfall = (share - trainees) * employer
+            employer_cost = trainees * employer
+            if why is not None:
+                why["employer_shortfall"] = (
+                    "(trainees allocated by population − trainees) × per-trainee employer amount",
+                    [("trainees allocated by population", share), ("trainees", trainees),
+                     ("per-trainee employer amount", employer)],
+                )  # fmt: skip
+                why["employer_cost"] = ("trainees × per-trainee employer amount",
+                                        [("trainees", trainees), ("per-trainee employer amount", employer)])
+        else:
+            trainees = share
+            expected = trainees * employer
+            shortfall = _ZERO if self.full_participation else money(expected * self.unpaid)
+            employer_cost = expected - shortfall
+            if why is not None:
+                why["trainees"] = self._allocated_why(index, share, scale_trainees)
+                why["employer_shortfall"] = (
+                    "trainees × per-trainee employer amount × (1 − participation rate), to the cent",
+                    [("trainees", trainees), ("per-trainee employer amount", employer),
+                     ("participation rate", self.participation)],
+                )  # fmt: skip
+                why["employer_cost"] = (
+                    "trainees × per-trainee employer amount − employer shortfall",
+                    [("trainees", trainees), ("per-trainee employer amount", employer), ("employer shortfall", shortfall)],
+                )
+
+        draws = [trainees * rate for rate in rates.draws]
+        federal_cost = trainees * rates.federal
+        provincial_cost = trainees * rates.provincial
+        provincial_liability = _ZERO
+        if why is not None:
+            formula, per_trainee = rates.federal_why
+            why["federal_cost"] = (formula, [("trainees", trainees), *per_trainee])
+            if rates.provincial_why is None:
+                why["provincial_cost"] = ("0 (Ottawa delivers the grant here and pays the provincial portion)",
+                                          [("treatment", treatment.value)])
+            else:
+                formula, per_trainee = rates.provincial_why
+                why["provincial_cost"] = (formula, [("trainees", trainees), *per_trainee])
+        if liability is Liability.PROVINCE and not direct:
+            if shortfall:
+                provincial_cost += shortfall
+                draws[_PT_OWN_AT] += shortfall
+                provincial_liability = shortfall
+                if why is not None:
+                    formula, inputs = why["provincial_cost"]
+                    why["provincial_cost"] = (formula + " + provincial liability",
+                                              [*inputs, ("provincial liability", provincial_liability)])
+            if why is not None:
+                why["provincial_liability"] = ("employer shortfall (the P/T is liable)", [("employer shortfall", shortfall)])
+        else:
+            if shortfall and liability is not Liability.NONE:
+                # Ottawa is liable, or delivers directly and so cannot bill the P/T.
+                federal_cost += shortfall
+                draws[_FEDERAL_NEW_AT] += shortfall
+                if why is not None:
+                    formula, inputs = why["federal_cost"]
+                    why["federal_cost"] = (formula + " + employer shortfall (carried by Ottawa)",
+                                           [*inputs, ("employer shortfall", shortfall)])
+            if why is not None:
+                reason = "Ottawa delivers here, so it carries the shortfall" if direct else f"liability rests with {liability}"
+                why["provincial_liability"] = (f"0 ({reason})", [("shortfall liability", liability.value)])
+
+        lma_diverted, lmda_redirected, new_money = [sum([draws[i] for i in at], _ZERO) for _, at, _ in _DRAW_LINES]
+        remaining = lma_allocation - lma_diverted if lma_allocation > lma_diverted else _ZERO
+        if why is not None:
+            for line, at, what in _DRAW_LINES:
+                formula = f"trainees × per-trainee {what}"
+                inputs = [("trainees", trainees), (f"per-trainee {what}", sum((rates.draws[i] for i in at), _ZERO))]
+                if len(at) > 1:
+                    inputs += [(f"per-trainee {_DRAW_PAYERS[i]} draw on {_DRAW_PROGRAMS[i]}", rates.draws[i]) for i in at]
+                if line == "provincial_new_money" and provincial_liability:
+                    formula += " + provincial liability"
+                    inputs.append(("provincial liability", provincial_liability))
+                if direct:
+                    formula += " (Ottawa delivers: the provincial portion draws on no P/T program)"
+                why[line] = (formula, inputs)
+            why["lma_allocation"] = self._lma_allocation_why(index)
+            why["lma_remaining"] = ("max(LMA allocation − LMA diverted, 0)",
+                                    [("LMA allocation", lma_allocation), ("LMA diverted", lma_diverted)])
+            why["provinces_need"] = ("provincial new money + LMA diverted (the backfill that keeps LMA programs going)",
+                                     [("provincial new money", new_money), ("LMA diverted", lma_diverted)])
+        return (trainees, federal_cost, provincial_cost, employer_cost, lma_diverted, lmda_redirected, new_money,
+                lma_allocation, remaining, new_money + lma_diverted, shortfall, provincial_liability), draws  # fmt: skip
+
+    def status_quo_jurisdiction(self, index: int, why: dict | None = None) -> tuple:
+        """P/T ``index``'s values with no grant: it keeps its whole LMA allocation."""
+        allocation = self.lma_allocation[index]
+        if why is not None:
+            why.update((line, ("0 (status quo: no grant)", [])) for line in LINE_NAMES)
+            why["lma_allocation"] = self._lma_allocation_why(index)
+            why["lma_remaining"] = ("LMA allocation (status quo: nothing is diverted)", [("LMA allocation", allocation)])
+        return (0, *(_ZERO,) * 6, allocation, allocation, _ZERO, _ZERO, _ZERO)
+
     def _run_status_quo(self) -> _Run:
         by_jurisdiction = tuple(
-            _make_lines(code, (0, *(_ZERO,) * 6, allocation, allocation, _ZERO, _ZERO, _ZERO), _NO_DRAWS)
-            for code, allocation in zip(self.codes, self.lma_allocation)
+            _make_lines(code, self.status_quo_jurisdiction(index), _NO_DRAWS) for index, code in enumerate(self.codes)
         )
         return _Run(
             fraction=Decimal(0),
@@ -950,6 +957,25 @@ class _Plan:
             national=_sum_lines(None, by_jurisdiction),
             by_jurisdiction=by_jurisdiction,
         )
+
+    def _share_inputs(self, index: int, total_name: str, total: int | Decimal) -> list:
+        population = self.populations[index]
+        return [
+            (total_name, total),
+            ("population", population),
+            ("population of the provinces and territories", self.total_population),
+            ("population share", (Decimal(population) / self.total_population).quantize(_SHARE_SHOWN)),
+        ]
+
+    def _lma_allocation_why(self, index: int) -> tuple:
+        # The allocation itself is shared out once, in __init__ (_lma_allocation).
+        return ("LMA envelope × population share, to the dollar (largest remainder)",
+                self._share_inputs(index, "LMA envelope", self.lma_envelope))
+
+    def _allocated_why(self, index: int, share: int, scale_trainees: int) -> tuple:
+        return ("national trainees × population share, in whole trainees (largest remainder)",
+                [*self._share_inputs(index, "national trainees", scale_trainees),
+                 ("trainees allocated by population", share)])
 
 
 def _make_lines(code: str | None, values, draws) -> Lines:
@@ -1010,6 +1036,9 @@ def _difference(a: Lines, b: Lines) -> Lines:
 class _Context:
     plan: _Plan
     run: _Run
+    # perf: each P/T's explanations, worked out once for all its lines ("compute + 168 traces" in
+    # bench/engine.py: without it every trace recomputes its P/T, about twice the time).
+    whys: dict = field(default_factory=dict)
 
 
 # Population shares are shown to ten decimal places; the allocations themselves use exact integers.
@@ -1023,162 +1052,23 @@ def _explain(context: _Context, line: str, code: str | None) -> Trace:
     plan, run = context.plan, context.run
     if code is None:
         lines = run.national
-        formula, inputs = _national_formula(plan, run, line)
+        parts = [(each.code, getattr(each, line)) for each in run.by_jurisdiction]
+        if line == "trainees" and plan.terms is not None:
+            why: dict = {}
+            plan.scale_trainees(run.fraction, why)
+            formula, inputs = why["trainees"]
+            formula, inputs = f"sum of the P/T trainees; {formula}", [*inputs, *parts]
+        else:
+            formula, inputs = f"sum of {line} over the {len(parts)} provinces and territories", parts
     else:
         index = plan.index_of(code)
         lines = run.by_jurisdiction[index]
-        formula, inputs = _jurisdiction_formula(plan, run, index, line)
+        why = context.whys.get(index)
+        if why is None:
+            why = context.whys[index] = {}
+            if plan.terms is None:
+                plan.status_quo_jurisdiction(index, why)
+            else:
+                plan.jurisdiction(index, run.allocated[index], run.scale_trainees, why)
+        formula, inputs = why[line]
     return Trace(line=line, code=code, value=getattr(lines, line), formula=formula, inputs=tuple(inputs))
-
-
-def _national_formula(plan: _Plan, run: _Run, line: str):
-    parts = [(lines.code, getattr(lines, line)) for lines in run.by_jurisdiction]
-    if line == "trainees" and plan.terms is not None:
-        formula = (
-            "sum of the P/T trainees; national trainees = ⌊scale amount × phase-in fraction ÷ "
-            f"per-trainee draw on {plan.scale_program}⌋, shared by population"
-        )
-        return formula, [
-            ("scale amount", plan.scale_amount),
-            ("phase-in fraction", run.fraction),
-            (f"per-trainee draw on {plan.scale_program}", plan.scale_draw),
-            ("national trainees", run.scale_trainees),
-            *parts,
-        ]
-    return f"sum of {line} over the {len(parts)} provinces and territories", parts
-
-
-def _jurisdiction_formula(plan: _Plan, run: _Run, index: int, line: str):
-    lines = run.by_jurisdiction[index]
-    population = plan.populations[index]
-
-    def share_inputs(total_name: str, total: int | Decimal) -> list:
-        return [
-            (total_name, total),
-            ("population", population),
-            ("population of the provinces and territories", plan.total_population),
-            ("population share", (Decimal(population) / plan.total_population).quantize(_SHARE_SHOWN)),
-        ]
-
-    if line == "lma_allocation":
-        return (
-            "LMA envelope × population share, to the dollar (largest remainder)",
-            share_inputs("LMA envelope", plan.lma_envelope),
-        )
-    if plan.terms is None:
-        if line == "lma_remaining":
-            return "LMA allocation (status quo: nothing is diverted)", [("LMA allocation", lines.lma_allocation)]
-        return "0 (status quo: no grant)", []
-
-    treatment = plan.treatments[index]
-    allocated = run.allocated[index]
-    if treatment is Treatment.OPTS_OUT_COMPENSATED:
-        if line == "lma_remaining":
-            return "LMA allocation (opts out with compensation: keeps its transfer)", [
-                ("LMA allocation", lines.lma_allocation)
-            ]
-        inputs = [("treatment", treatment.value)]
-        if line == "trainees":
-            inputs.append(("trainees allocated by population before opting out", allocated))
-        return "0 (opts out with compensation: keeps its transfer, no grant)", inputs
-
-    direct = treatment is Treatment.FEDERAL_DIRECT
-    liability = plan.liability
-    rates = plan.rates[treatment]
-    trainees = ("trainees", lines.trainees)
-    shortfall = ("employer shortfall", lines.employer_shortfall)
-    carried = lines.employer_shortfall and liability is not Liability.NONE
-
-    if line == "trainees":
-        inputs = share_inputs("national trainees", run.scale_trainees)
-        inputs.append(("trainees allocated by population", allocated))
-        if liability is Liability.NONE and plan.participation != 1:
-            return (
-                "⌊trainees allocated by population × participation rate⌋ (fewer grants: nobody is liable)",
-                [*inputs, ("participation rate", plan.participation)],
-            )
-        return "national trainees × population share, in whole trainees (largest remainder)", inputs
-
-    if line == "federal_cost":
-        if direct:
-            formula = "trainees × (per-trainee federal amount + per-trainee provincial amount)"
-            inputs = [trainees, ("per-trainee federal amount", plan.federal),
-                      ("per-trainee provincial amount", plan.provincial)]  # fmt: skip
-        else:
-            formula = "trainees × per-trainee federal amount"
-            inputs = [trainees, ("per-trainee federal amount", plan.federal)]
-        if carried and (direct or liability is Liability.FEDERAL):
-            formula += " + employer shortfall (carried by Ottawa)"
-            inputs.append(shortfall)
-        return formula, inputs
-
-    if line == "provincial_cost":
-        if direct:
-            return "0 (Ottawa delivers the grant here and pays the provincial portion)", [
-                ("treatment", treatment.value)
-            ]
-        formula = "trainees × per-trainee provincial amount"
-        inputs = [trainees, ("per-trainee provincial amount", plan.provincial)]
-        if lines.provincial_liability:
-            formula += " + provincial liability"
-            inputs.append(("provincial liability", lines.provincial_liability))
-        return formula, inputs
-
-    if line == "employer_cost":
-        if liability is Liability.NONE:
-            return "trainees × per-trainee employer amount", [trainees, ("per-trainee employer amount", plan.employer)]
-        return "trainees × per-trainee employer amount − employer shortfall", [
-            trainees,
-            ("per-trainee employer amount", plan.employer),
-            shortfall,
-        ]
-
-    if line in ("lma_diverted", "lmda_redirected", "provincial_new_money"):
-        at = {"lma_diverted": _LMA_LIKE_AT, "lmda_redirected": _LMDA_AT, "provincial_new_money": (_PT_OWN_AT,)}[line]
-        what = {
-            "lma_diverted": "draws on the LMA and the CJF",
-            "lmda_redirected": "draws on the LMDA",
-            "provincial_new_money": "provincial draw on its own revenue",
-        }[line]
-        per_trainee = sum((rates.draws[i] for i in at), _ZERO)
-        formula = f"trainees × per-trainee {what}"
-        inputs = [trainees, (f"per-trainee {what}", per_trainee)]
-        if len(at) > 1:
-            inputs += [(f"per-trainee {_DRAW_PAYERS[i]} draw on {_DRAW_PROGRAMS[i]}", rates.draws[i]) for i in at]
-        if line == "provincial_new_money" and lines.provincial_liability:
-            formula += " + provincial liability"
-            inputs.append(("provincial liability", lines.provincial_liability))
-        if direct:
-            formula += " (Ottawa delivers: the provincial portion draws on no P/T program)"
-        return formula, inputs
-
-    if line == "lma_remaining":
-        return "max(LMA allocation − LMA diverted, 0)", [
-            ("LMA allocation", lines.lma_allocation),
-            ("LMA diverted", lines.lma_diverted),
-        ]
-
-    if line == "provinces_need":
-        return "provincial new money + LMA diverted (the backfill that keeps LMA programs going)", [
-            ("provincial new money", lines.provincial_new_money),
-            ("LMA diverted", lines.lma_diverted),
-        ]
-
-    if line == "employer_shortfall":
-        if liability is Liability.NONE:
-            return "(trainees allocated by population − trainees) × per-trainee employer amount", [
-                ("trainees allocated by population", allocated),
-                trainees,
-                ("per-trainee employer amount", plan.employer),
-            ]
-        return "trainees × per-trainee employer amount × (1 − participation rate), to the cent", [
-            trainees,
-            ("per-trainee employer amount", plan.employer),
-            ("participation rate", plan.participation),
-        ]
-
-    # provincial_liability
-    if liability is Liability.PROVINCE and not direct:
-        return "employer shortfall (the P/T is liable)", [shortfall]
-    reason = "Ottawa delivers here, so it carries the shortfall" if direct else f"liability rests with {liability}"
-    return f"0 ({reason})", [("shortfall liability", liability.value)]

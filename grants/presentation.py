@@ -104,19 +104,14 @@ CARD_LINES = (
 WHO_PAYS_LINES = ("federal_cost", "provincial_cost", "employer_cost")
 PROGRAM_LINES = ("lma_diverted", "lmda_redirected")
 
-# Engine field names (fiscal.Terms) as people know them from the offer form.
+# The terms' fields (negotiations.terms.OfferTerms, as the engine's problems name them) as people
+# know them from the offer form.
 TERMS_FIELD_LABELS = {
     "max_grant": gettext_lazy("Maximum grant per trainee"),
-    "federal": gettext_lazy("Federal per trainee"),
-    "provincial": gettext_lazy("Provincial per trainee"),
-    "employer": gettext_lazy("Employer per trainee"),
-    # The same terms as the offer form and the admin name them (negotiations.terms).
     "federal_amount": gettext_lazy("Federal per trainee"),
     "provincial_amount": gettext_lazy("Provincial per trainee"),
     "employer_amount": gettext_lazy("Employer per trainee"),
     "funding_sources": gettext_lazy("Funding sources"),
-    "federal_sources": gettext_lazy("Federal funding sources"),
-    "provincial_sources": gettext_lazy("Provincial funding sources"),
     "scale_program": gettext_lazy("Scale drawn from"),
     "scale_amount": gettext_lazy("National amount drawn"),
     "employer_min_share": gettext_lazy("Employer minimum share"),

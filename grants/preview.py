@@ -30,7 +30,7 @@ from markupsafe import Markup
 
 from grants import fiscal, term_basis
 from grants.presentation import Numbers, direction, numbers
-from grants.selectors import engine_terms, fiscal_effect, offers_with_terms, reference_data
+from grants.selectors import fiscal_effect, offers_with_terms, reference_data
 from negotiations import record_cache
 from negotiations.models import Negotiation
 from negotiations.offer_forms import OfferTermsForm, basis_field, terms_parser
@@ -56,14 +56,6 @@ LINES = (
     ("provinces_need", _("Provinces and territories must find")),
 )
 
-# Engine field names (grants.fiscal.Terms) as the form calls them, so its messages name the form's fields.
-_ENGINE_FIELDS = {
-    "federal": "federal_amount",
-    "provincial": "provincial_amount",
-    "employer": "employer_amount",
-    "federal_sources": FUNDING_SOURCES,
-    "provincial_sources": FUNDING_SOURCES,
-}
 _GROUP_LABELS = {
     FUNDING_SOURCES: _("Where the money comes from"),
     "treatments": _("Provinces and territories"),
@@ -133,12 +125,10 @@ def _region(form: OfferTermsForm, version: int | None) -> dict:
     if not form.is_valid():
         return _problems(_form_problems(form))
     try:
-        effect = fiscal.compute(engine_terms(form.terms()), reference_data(version))
+        effect = fiscal.compute(form.terms(), reference_data(version))
     except fiscal.InvalidTerms as error:
         # Rules only the engine knows (a scale larger than the program's envelope, say).
-        return _problems([
-            Problem(_label(form, _ENGINE_FIELDS.get(e.field, e.field)), e.message) for e in error.errors
-        ])
+        return _problems([Problem(_label(form, e.field), e.message) for e in error.errors])
     except (ValueError, ArithmeticError):
         # The preview must answer whatever is typed; a failure here is a bug to look into, not a 500.
         logger.exception("fiscal preview failed")

@@ -16,7 +16,7 @@ from grants import fiscal, selectors
 from grants.models import Scenario
 from negotiations.models import Negotiation
 from negotiations.selectors.verdicts import Acceptance, acceptance, position_book
-from negotiations.terms import OfferTerms
+from negotiations.terms import SCALAR_FIELDS, OfferTerms
 
 
 class InvalidScenarioTerms(Exception):
@@ -50,10 +50,7 @@ def scenario_create(
     scenario = Scenario(
         title=title.strip(), negotiation=negotiation, as_of=as_of, participation=participation,
         fiscal_year=fiscal_year or "", author=actor, notes=notes.strip(),
-        max_grant=terms.max_grant, federal_amount=terms.federal_amount, provincial_amount=terms.provincial_amount,
-        employer_amount=terms.employer_amount, scale_program=terms.scale_program, scale_amount=terms.scale_amount,
-        employer_min_share=terms.employer_min_share, small_employer_gap_payer=terms.small_employer_gap_payer,
-        shortfall_liability=terms.shortfall_liability, assumptions=terms.assumptions,
+        **{name: getattr(terms, name) for name in SCALAR_FIELDS},
         sources=[[payer, program, str(amount)] for payer, program, amount in terms.sources],
         treatments=dict(terms.treatments),
         phase_in=[[year, str(fraction)] for year, fraction in terms.phase_in],
@@ -68,11 +65,7 @@ def scenario_create(
 def scenario_terms(scenario: Scenario) -> OfferTerms:
     """A scenario's terms, as an offer's are read."""
     return OfferTerms(
-        max_grant=scenario.max_grant, federal_amount=scenario.federal_amount,
-        provincial_amount=scenario.provincial_amount, employer_amount=scenario.employer_amount,
-        scale_program=scenario.scale_program, scale_amount=scenario.scale_amount,
-        employer_min_share=scenario.employer_min_share, small_employer_gap_payer=scenario.small_employer_gap_payer,
-        shortfall_liability=scenario.shortfall_liability, assumptions=scenario.assumptions,
+        **{name: getattr(scenario, name) for name in SCALAR_FIELDS},
         sources=tuple((payer, program, Decimal(amount)) for payer, program, amount in scenario.sources),
         treatments=tuple(sorted(scenario.treatments.items())),
         phase_in=tuple((year, Decimal(fraction)) for year, fraction in scenario.phase_in),
@@ -86,11 +79,7 @@ def scenario_assumptions(scenario: Scenario) -> fiscal.Scenario:
 def scenario_effect(scenario: Scenario, assumptions: fiscal.Scenario | None = None) -> fiscal.Effect:
     """The fiscal effect of a scenario, under its own participation and fiscal year unless others are given.
     Raises fiscal.InvalidTerms or fiscal.InvalidScenario as the engine does."""
-    terms = scenario_terms(scenario)
-    problems = terms.problems()
-    if problems:
-        raise fiscal.InvalidTerms([fiscal.TermsError(field=p.field, message=p.message) for p in problems])
-    return fiscal.compute(selectors.engine_terms(terms), selectors.reference_data(),
+    return fiscal.compute(scenario_terms(scenario), selectors.reference_data(),
                           assumptions or scenario_assumptions(scenario))
 
 

@@ -22,7 +22,7 @@ from negotiations.models import (
     PhaseInStep,
 )
 from negotiations.selectors.verdicts import offer_terms  # noqa: F401  (the one reading of an offer's terms)
-from negotiations.terms import OfferTerms
+from negotiations.terms import Program
 
 # How old a record version the reference data may be kept under: a read page has read the version
 # for its own request just before (so its figures are those of that version), the live preview
@@ -54,7 +54,7 @@ def _read_reference_data() -> fiscal.ReferenceData:
         .values_list("code", "population")
     )
     envelopes = tuple(
-        (fiscal.Program(program), amount)
+        (Program(program), amount)
         for program, amount in ProgramEnvelope.objects.values_list("program", "annual_amount")
     )
     return fiscal.ReferenceData(jurisdictions=jurisdictions, envelopes=envelopes)
@@ -88,36 +88,8 @@ def offer_choices() -> list[OfferChoice]:
 
 
 def offer_with_terms(slug: str) -> Offer:
-    """One offer by slug (404 when unknown), ready for terms_of()."""
+    """One offer by slug (404 when unknown), ready for offer_terms()."""
     return get_object_or_404(offers_with_terms(), slug=slug)
-
-
-def terms_of(offer: Offer) -> fiscal.Terms:
-    """The engine's Terms for a saved offer."""
-    return engine_terms(offer_terms(offer))
-
-
-def engine_terms(terms: OfferTerms) -> fiscal.Terms:
-    """The engine's Terms for an offer's terms, saved or only typed (the live preview)."""
-    by_payer: dict[str, list] = {"federal": [], "provincial": []}
-    for payer, program, amount in terms.sources:
-        by_payer[payer].append((fiscal.Program(program), amount))
-    gap_payer = terms.small_employer_gap_payer
-    return fiscal.Terms(
-        max_grant=terms.max_grant,
-        federal=terms.federal_amount,
-        provincial=terms.provincial_amount,
-        employer=terms.employer_amount,
-        federal_sources=tuple(by_payer["federal"]),
-        provincial_sources=tuple(by_payer["provincial"]),
-        scale_program=fiscal.Program(terms.scale_program),
-        scale_amount=terms.scale_amount,
-        employer_min_share=terms.employer_min_share,
-        small_employer_gap_payer=fiscal.Payer(gap_payer) if gap_payer else None,
-        shortfall_liability=fiscal.Liability(terms.shortfall_liability),
-        treatments=tuple((code, fiscal.Treatment(treatment)) for code, treatment in terms.treatments),
-        phase_in=tuple(terms.phase_in),
-    )
 
 
 MAX_PARTICIPATION_PLACES = 10
@@ -146,15 +118,11 @@ def scenario_from(*, participation: Decimal | str | None = None, fiscal_year: st
 def fiscal_effect(offer: Offer, scenario: fiscal.Scenario | None = None) -> fiscal.Effect:
     """The fiscal effect of a saved offer under a scenario.
 
-    Terms edited into a broken state (in the admin, say) are refused with the same rules and
-    messages as the forms, the admin and the loader (negotiations.terms); the engine's own checks
-    stay behind them for what only it knows.
+    Terms edited into a broken state (in the admin, say) are refused (fiscal.InvalidTerms) with the
+    same rules and messages as the forms, the admin and the loader (negotiations.terms); the
+    engine's own checks stay behind them for what only it knows.
     """
-    terms = offer_terms(offer)
-    problems = terms.problems()
-    if problems:
-        raise fiscal.InvalidTerms([fiscal.TermsError(field=p.field, message=p.message) for p in problems])
-    return fiscal.compute(engine_terms(terms), reference_data(), scenario or fiscal.Scenario())
+    return fiscal.compute(offer_terms(offer), reference_data(), scenario or fiscal.Scenario())
 
 
 def status_quo_effect(scenario: fiscal.Scenario | None = None) -> fiscal.Effect:

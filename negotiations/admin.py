@@ -47,7 +47,7 @@ from negotiations.models import (
 )
 from negotiations.services import offers as offer_services
 from negotiations.services import record as services
-from negotiations.terms import FUNDING_SOURCES, TermBasisEntry, check_basis, check_terms
+from negotiations.terms import FUNDING_SOURCES, SCALAR_FIELDS, TermBasisEntry, check_basis, check_terms
 
 SPLIT_FIELDS = ("max_grant", "federal_amount", "provincial_amount", "employer_amount")
 
@@ -680,9 +680,7 @@ class OfferAdmin(CurationAdmin):
                            "seen_version")}),
         (_("Terms"), {
             "description": _("Per trainee: the federal, provincial and employer amounts add up to the maximum grant."),
-            "fields": ("max_grant", "federal_amount", "provincial_amount", "employer_amount", "scale_program",
-                       "scale_amount", "employer_min_share", "small_employer_gap_payer", "shortfall_liability",
-                       "assumptions"),
+            "fields": SCALAR_FIELDS,
         }),
     )
 

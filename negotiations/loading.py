@@ -25,13 +25,12 @@ nothing is written; so does a reference to a missing record or a record that fai
 import datetime
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-from django.apps import apps
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import models, transaction
 from django.utils import translation
@@ -40,10 +39,20 @@ from modeltranslation.translator import NotRegistered, translator
 
 from negotiations import bounds
 from negotiations import models as m
-from negotiations.terms import FUNDING_SOURCES, TermBasisEntry, check_basis, check_terms, expand_basis_keys
+from negotiations.terms import (
+    FUNDING_SOURCES,
+    OfferTerms,
+    TermBasisEntry,
+    check_basis,
+    check_terms,
+    expand_basis_keys,
+)
 from negotiations.text_repair import repair_text
 
-__all__ = ["DEFAULT_DATASET", "DatasetError", "LoadReport", "ModelCounts", "load_dataset", "read_dataset"]
+__all__ = [
+    "DEFAULT_DATASET", "AppSection", "DatasetError", "LoadReport", "ModelCounts", "load_dataset", "read_dataset",
+    "register_section",
+]
 
 DEFAULT_DATASET = Path(__file__).resolve().parent / "data" / "canada_job_grant.json"
 CHANGE_REASON = gettext_noop("loaded from a seed data set")  # stored in English, shown translated
@@ -120,6 +129,31 @@ class LoadReport:
         return lines
 
 
+@dataclass(frozen=True)
+class AppSection:
+    """A section of the data set that another app loads, such as grants' ``programs``.
+
+    ``key`` is its records' natural key and ``noun`` what they are called in messages; ``load``
+    is called with the loader and each raw record, after the jurisdictions and before the people.
+    It reads the record with ``loader.record()`` and writes it with ``loader.seed()``, so it gets
+    the same messages, French texts, idempotence and ``update`` as the sections loaded here.
+    """
+
+    name: str
+    key: str
+    noun: str
+    load: Callable[["_Loader", Any], None]
+
+
+# Filled by the apps' AppConfig.ready(): `negotiations` never imports the apps that depend on it.
+_APP_SECTIONS: dict[str, AppSection] = {}
+
+
+def register_section(section: AppSection) -> None:
+    """Have ``section`` loaded with the data set (call it from the app's ``AppConfig.ready()``)."""
+    _APP_SECTIONS[section.name] = section
+
+
 def french_path(path: Path | str) -> Path:
     """Where a data set's French texts are: ``name.fr.json`` beside ``name.json``."""
     path = Path(path)
@@ -193,10 +227,9 @@ def _section(data: dict, name: str) -> list:
     return value
 
 
-# Each section's natural key, and what its records are called in messages.
+# Each section's natural key, and what its records are called in messages (and _APP_SECTIONS').
 _KEYS = {
     "jurisdictions": ("code", "jurisdiction"),
-    "programs": ("program", "program"),
     "people": ("slug", "person"),
     "sources": ("slug", "source"),
     "meetings": ("slug", "meeting"),
@@ -208,7 +241,8 @@ _KEYS = {
 
 def _check_keys_are_unique(data: dict) -> None:
     """Two records with one key would silently become one; refuse that before writing."""
-    for section, (key, noun) in _KEYS.items():
+    keys = {**_KEYS, **{section.name: (section.key, section.noun) for section in _APP_SECTIONS.values()}}
+    for section, (key, noun) in keys.items():
         seen = set()
         for raw in _section(data, section):
             value = raw.get(key) if isinstance(raw, dict) else None
@@ -298,26 +332,8 @@ class _Record:
         return value
 
 
-@dataclass(frozen=True)
-class _OfferTerms:
-    max_grant: Decimal
-    federal: Decimal
-    provincial: Decimal
-    employer: Decimal
-    sources: tuple[tuple[str, str, Decimal], ...]
-    scale_program: str
-    scale_amount: Decimal
-    employer_min_share: Decimal | None
-    small_employer_gap_payer: str
-    shortfall_liability: str
-    treatments: tuple[tuple[str, str], ...]
-    phase_in: tuple[tuple[str, Decimal], ...]
-    assumptions: str
-    basis: tuple[TermBasisEntry, ...] = ()
-
-
-def _parse_offer(raw: Any, index: int) -> tuple[dict, _OfferTerms]:
-    """Check one offer's terms before anything is written; return the raw offer and its parsed terms."""
+def _parse_offer(raw: Any, index: int) -> tuple[dict, OfferTerms, tuple[TermBasisEntry, ...]]:
+    """Check one offer's terms before anything is written; return the raw offer, its terms and their basis."""
     slug = raw.get("slug") if isinstance(raw, dict) else None
     name = f"offer {slug!r}" if isinstance(slug, str) and slug else f"offer #{index + 1}"
     record = _Record(raw, name)
@@ -377,21 +393,17 @@ def _parse_offer(raw: Any, index: int) -> tuple[dict, _OfferTerms]:
             raise step.error("fraction", f"must be between 0 and 1 (got {fraction})")
         phase_in.append((year, fraction))
 
-    problems = check_terms(
+    offer_terms = OfferTerms(
         max_grant=max_grant, federal_amount=federal, provincial_amount=provincial, employer_amount=employer,
-        sources=sources, employer_min_share=share, scale_amount=scale_amount, scale_program=scale_program,
+        sources=tuple(sources), scale_program=scale_program, scale_amount=scale_amount, employer_min_share=share,
+        small_employer_gap_payer=gap_payer, shortfall_liability=liability, treatments=tuple(treatments),
+        phase_in=tuple(phase_in), assumptions=terms.text("assumptions"),
     )
+    problems = offer_terms.problems()
     if problems:
         first = problems[0]
         raise DatasetError(name, _TERMS_FIELDS.get(first.field, f"terms.{first.field}"), first.message)
-
-    return raw, _OfferTerms(
-        max_grant=max_grant, federal=federal, provincial=provincial, employer=employer, sources=tuple(sources),
-        scale_program=scale_program, scale_amount=scale_amount, employer_min_share=share,
-        small_employer_gap_payer=gap_payer, shortfall_liability=liability, treatments=tuple(treatments),
-        phase_in=tuple(phase_in), assumptions=terms.text("assumptions"),
-        basis=_parse_basis(record),
-    )
+    return raw, offer_terms, _parse_basis(record)
 
 
 def _parse_basis(record: _Record) -> tuple[TermBasisEntry, ...]:
@@ -435,11 +447,12 @@ class _Loader:
         self.offers: dict[str, m.Offer] = {}
         self.negotiation: m.Negotiation | None = None
 
-    def load(self, data: dict, offers: list[tuple[dict, _OfferTerms]]) -> None:
+    def load(self, data: dict, offers: list[tuple[dict, OfferTerms, tuple[TermBasisEntry, ...]]]) -> None:
         for raw in _section(data, "jurisdictions"):
             self._jurisdiction(raw)
-        for raw in _section(data, "programs"):
-            self._program(raw)
+        for section in _APP_SECTIONS.values():
+            for raw in _section(data, section.name):
+                section.load(self, raw)
         for raw in _section(data, "people"):
             self._person(raw)
         if "negotiation" not in data:
@@ -451,8 +464,8 @@ class _Loader:
             self._meeting(raw)
         for raw in _section(data, "statements"):
             self._statement(raw)
-        for raw, terms in offers:
-            self._offer(raw, terms)
+        for raw, terms, basis in offers:
+            self._offer(raw, terms, basis)
         for index, raw in enumerate(_section(data, "positions")):
             self._positions(raw, index)
         for raw in _section(data, "key_dates"):
@@ -475,21 +488,17 @@ class _Loader:
             "population_confidence": record.text("population_confidence") or m.Confidence.HIGH,
         })
 
-    def _program(self, raw: Any) -> None:
-        # The data set carries the envelopes the fiscal pages read. Looking the model up by label
-        # keeps `negotiations` free of imports from `grants` (which depends on it, not the reverse).
-        envelope_model = apps.get_model("grants", "ProgramEnvelope")
-        record = _Record(raw, _name("program", raw, "program"))
-        program = record.text("program", required=True)
-        self._upsert(envelope_model, record, {"program": program}, french=self._french("programs", program), values={
-            "name_en": record.text("name_en", required=True),
-            "name_fr": record.text("name_fr", required=True),
-            "annual_amount": record.decimal("annual_amount"),
-            "allocation": record.text("allocation"),
-            "source": record.text("source", required=True),
-            "confidence": record.text("confidence") or m.Confidence.HIGH,
-            "notes": record.text("notes"),
-        })
+    # For the sections other apps load (AppSection).
+
+    def record(self, raw: Any, section: AppSection) -> _Record:
+        """One raw record of ``section``, to read field by field with errors that name it."""
+        return _Record(raw, _name(section.noun, raw, section.key))
+
+    def seed(self, model: type[models.Model], record: _Record, section: AppSection, key: str,
+             values: dict[str, Any]) -> models.Model:
+        """Create, keep or (update) restore the ``model`` record whose natural key is ``key``, with its French texts."""
+        obj, _ = self._upsert(model, record, {section.key: key}, french=self._french(section.name, key), values=values)
+        return obj
 
     def _person(self, raw: Any) -> None:
         record = _Record(raw, _name("person", raw, "slug"))
@@ -600,7 +609,7 @@ class _Loader:
             "meeting": self._meeting_ref(record, "meeting", meeting) if meeting else None,
         })
 
-    def _offer(self, raw: dict, terms: _OfferTerms) -> None:
+    def _offer(self, raw: dict, terms: OfferTerms, basis: tuple[TermBasisEntry, ...]) -> None:
         record = _Record(raw, f"offer {raw['slug']!r}")
         slug = record.text("slug", required=True)
         responds_to = record.optional_text("responds_to")
@@ -616,9 +625,9 @@ class _Loader:
             "status": record.text("status") or m.Offer.Status.TABLED,
             "summary": record.text("summary"),
             "max_grant": terms.max_grant,
-            "federal_amount": terms.federal,
-            "provincial_amount": terms.provincial,
-            "employer_amount": terms.employer,
+            "federal_amount": terms.federal_amount,
+            "provincial_amount": terms.provincial_amount,
+            "employer_amount": terms.employer_amount,
             "scale_program": terms.scale_program,
             "scale_amount": terms.scale_amount,
             "employer_min_share": terms.employer_min_share,
@@ -642,7 +651,7 @@ class _Loader:
             self._term_row(m.PhaseInStep, record, {"offer": offer, "fiscal_year": year},
                            {"fraction": fraction}, write=rows_too)
         french_notes = self._french_basis(record, slug)
-        for entry in terms.basis:
+        for entry in basis:
             note_fr = french_notes.get(entry.term)
             self._term_row(m.TermBasis, record, {"offer": offer, "term": entry.term}, {
                 "status": entry.status,

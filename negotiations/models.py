@@ -23,6 +23,7 @@ from simple_history.models import HistoricalRecords
 
 from negotiations import bounds
 from negotiations.acceptance import condition_problems
+from negotiations.terms import GovernmentPayer, Liability, Payer, Program, Treatment  # noqa: F401  (the one vocabulary)
 from negotiations.validators import date_range_message, text_length, validate_no_control_characters, validate_record_date
 
 
@@ -50,39 +51,6 @@ class Confidence(models.TextChoices):
 class Language(models.TextChoices):
     ENGLISH = "en", _("English")
     FRENCH = "fr", _("French")
-
-
-class Program(models.TextChoices):
-    """Where a government's per-trainee money comes from (mirrors grants.fiscal.Program)."""
-
-    LMA = "LMA", _("Labour Market Agreements")
-    LMDA = "LMDA", _("Labour Market Development Agreements")
-    CJF = "CJF", _("Canada Job Fund")
-    PT_OWN = "PT_OWN", _("Province's or territory's own revenue")
-    FEDERAL_NEW = "FEDERAL_NEW", _("New federal money")
-
-
-class Payer(models.TextChoices):
-    FEDERAL = "federal", _("federal government")
-    PROVINCIAL = "provincial", _("province or territory")
-    EMPLOYER = "employer", _("employer")
-
-
-class GovernmentPayer(models.TextChoices):
-    FEDERAL = "federal", _("federal government")
-    PROVINCIAL = "provincial", _("province or territory")
-
-
-class Liability(models.TextChoices):
-    PROVINCE = "province", _("the province or territory pays it back")
-    FEDERAL = "federal", _("the federal government covers it")
-    NONE = "none", _("nobody: fewer grants")
-
-
-class Treatment(models.TextChoices):
-    PARTICIPATES = "participates", _("participates")
-    OPTS_OUT_COMPENSATED = "opts_out_compensated", _("opts out with compensation")
-    FEDERAL_DIRECT = "federal_direct", _("federal direct delivery")
 
 
 def search_index(*, name: str, fields: tuple[str, ...]) -> GinIndex:

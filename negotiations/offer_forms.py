@@ -41,7 +41,16 @@ from negotiations.models import (
 )
 from negotiations.selectors.offers import OfferLinks
 from negotiations.term_basis import term_label
-from negotiations.terms import FUNDING_SOURCES, INFERRED, REPORTED, OfferTerms, TermBasisEntry, check_basis, term_paths
+from negotiations.terms import (
+    FUNDING_SOURCES,
+    INFERRED,
+    REPORTED,
+    SCALAR_FIELDS,
+    OfferTerms,
+    TermBasisEntry,
+    check_basis,
+    term_paths,
+)
 from negotiations.validators import validate_record_date
 
 # The programs each government can draw on (Ottawa cannot spend a P/T's own revenue, nor a P/T new federal money).
@@ -638,16 +647,8 @@ class OfferForm(OfferTermsForm):
         initial = {
             "negotiation": offer.negotiation.slug,
             "tabled_by": links.tabled_by,
-            "max_grant": offer.max_grant,
-            "federal_amount": offer.federal_amount,
-            "provincial_amount": offer.provincial_amount,
-            "employer_amount": offer.employer_amount,
-            "scale_program": offer.scale_program,
-            "scale_amount": offer.scale_amount,
-            "employer_min_share": offer.employer_min_share,
-            "small_employer_gap_payer": offer.small_employer_gap_payer,
-            "shortfall_liability": offer.shortfall_liability,
-            "assumptions": offer.assumptions_en,
+            **{name: getattr(offer, name) for name in SCALAR_FIELDS},
+            "assumptions": offer.assumptions_en,  # the English text, whatever the reader's language
             "assumptions_fr": offer.assumptions_fr or "",
         }
         for row in offer.funding_sources.all():

@@ -1,36 +1,89 @@
-"""The rules an offer's stored terms must follow: the split and each payer's sources add up.
+"""The vocabulary of an offer's terms, the rules they must follow, and the one value object that holds them.
 
-Pure Python on purpose (no Django), so the admin, the services and the API all
-apply the same rules and report the same messages. Each problem names the Offer
+The one home of the term vocabulary (programs, payers, treatments, liabilities, with their
+translated labels: the models' choices and the fiscal engine use these very classes), of the
+user-facing rules (the split and each payer's sources add up) and of ``OfferTerms``.
+
+Pure Python on purpose (no database, no settings read at import; Django's ``TextChoices`` and
+lazy translations are only imported), so the admin, the services, the API, the loader and the
+fiscal engine all apply the same rules and report the same messages. Each problem names the Offer
 model field at fault, or ``"funding_sources"`` for anything that needs the
 per-program rows to see (their sums, which program a payer may draw on, a
 program listed twice, the scale's program left undrawn).
 
-Payers and programs are the plain string values of ``negotiations.models``'
-``GovernmentPayer`` and ``Program`` choices (``TextChoices`` members are
-``str``, so they can be passed as they are).
+Payers and programs are the members of ``GovernmentPayer`` and ``Program`` below or their plain
+string values (``TextChoices`` members are ``str``, so either can be passed).
 """
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from decimal import Decimal
 
+from django.db.models.enums import TextChoices
+from django.utils.translation import gettext_lazy as _
+
 __all__ = [
-    "ASSUMED", "BASIS_STATUSES", "FUNDING_SOURCES", "INFERRED", "OfferTerms", "REPORTED", "TermBasisEntry",
+    "ASSUMED", "BASIS_STATUSES", "FUNDING_SOURCES", "GovernmentPayer", "INFERRED", "Liability", "OfferTerms",
+    "Payer", "Program", "REPORTED", "SCALAR_FIELDS", "Treatment", "TermBasisEntry",
     "TermsProblem", "check_basis", "check_terms", "expand_basis_keys", "missing_basis", "problems_by_field",
     "term_groups", "term_paths", "term_value",
 ]
 
+# ---------------------------------------------------------------------------
+# Vocabulary: the stored values are what the database and the data set file hold; never change one.
+
+
+class Program(TextChoices):
+    """Where a government's per-trainee money comes from."""
+
+    LMA = "LMA", _("Labour Market Agreements")
+    LMDA = "LMDA", _("Labour Market Development Agreements")
+    CJF = "CJF", _("Canada Job Fund")
+    PT_OWN = "PT_OWN", _("Province's or territory's own revenue")
+    FEDERAL_NEW = "FEDERAL_NEW", _("New federal money")
+
+
+class Payer(TextChoices):
+    """Who puts money into a grant."""
+
+    FEDERAL = "federal", _("federal government")
+    PROVINCIAL = "provincial", _("province or territory")
+    EMPLOYER = "employer", _("employer")
+
+
+class GovernmentPayer(TextChoices):
+    """A payer that has funding sources, or covers a small employer's gap: a government."""
+
+    FEDERAL = "federal", _("federal government")
+    PROVINCIAL = "provincial", _("province or territory")
+
+
+class Liability(TextChoices):
+    """Who makes up for employers that put in less than expected."""
+
+    PROVINCE = "province", _("the province or territory pays it back")
+    FEDERAL = "federal", _("the federal government covers it")
+    NONE = "none", _("nobody: fewer grants")
+
+
+class Treatment(TextChoices):
+    """How an offer treats one province or territory."""
+
+    PARTICIPATES = "participates", _("participates")
+    OPTS_OUT_COMPENSATED = "opts_out_compensated", _("opts out with compensation")
+    FEDERAL_DIRECT = "federal_direct", _("federal direct delivery")
+
+
 FUNDING_SOURCES = "funding_sources"
 
-FEDERAL = "federal"
-PROVINCIAL = "provincial"
-PROGRAMS = ("LMA", "LMDA", "CJF", "PT_OWN", "FEDERAL_NEW")
+FEDERAL = GovernmentPayer.FEDERAL
+PROVINCIAL = GovernmentPayer.PROVINCIAL
+PROGRAMS = tuple(Program)
 
 # Ottawa cannot spend a province's own revenue, and a province cannot spend new federal money.
 FORBIDDEN_PROGRAM = {
-    FEDERAL: ("PT_OWN", "The federal government cannot pay from a province's or territory's own revenue (PT_OWN)."),
-    PROVINCIAL: ("FEDERAL_NEW", "A province or territory cannot pay with new federal money (FEDERAL_NEW)."),
+    FEDERAL: (Program.PT_OWN, "The federal government cannot pay from a province's or territory's own revenue (PT_OWN)."),
+    PROVINCIAL: (Program.FEDERAL_NEW, "A province or territory cannot pay with new federal money (FEDERAL_NEW)."),
 }
 
 _ZERO = Decimal(0)
@@ -52,11 +105,11 @@ class OfferTerms:
     federal_amount: Decimal
     provincial_amount: Decimal
     employer_amount: Decimal
-    scale_program: str = "LMA"
+    scale_program: str = Program.LMA
     scale_amount: Decimal
     employer_min_share: Decimal | None = None
     small_employer_gap_payer: str = ""
-    shortfall_liability: str = "none"
+    shortfall_liability: str = Liability.NONE
     assumptions: str = ""
     sources: tuple[tuple[str, str, Decimal], ...] = ()
     treatments: tuple[tuple[str, str], ...] = ()
@@ -76,14 +129,19 @@ class OfferTerms:
         )
 
 
+# The terms an offer (and a scenario) stores in its own fields, in form order; the others are rows.
+SCALAR_FIELDS = tuple(f.name for f in fields(OfferTerms) if f.name not in ("sources", "treatments", "phase_in"))
+
+
 # ---------------------------------------------------------------------------
 # Term paths: the one way every layer names a single term (API.md): ``max_grant``,
 # ``split.federal``, ``sources.federal.LMA``, ``scale``, ``employer_min_share``,
 # ``small_employer_gap_payer``, ``shortfall_liability``, ``treatments.QC``, ``phase_in``.
 # A term's basis (reported, inferred, assumed) and a position's conditions are keyed by them.
 
-SPLIT_PAYERS = (FEDERAL, PROVINCIAL, "employer")
-_SPLIT_FIELD = {FEDERAL: "federal_amount", PROVINCIAL: "provincial_amount", "employer": "employer_amount"}
+SPLIT_PAYERS = tuple(Payer)
+_SPLIT_FIELD = {Payer.FEDERAL: "federal_amount", Payer.PROVINCIAL: "provincial_amount", Payer.EMPLOYER: "employer_amount"}
+# The one-value terms, in display order: max_grant first, the others after the split and the sources.
 SCALAR_PATHS = ("max_grant", "scale", "employer_min_share", "small_employer_gap_payer", "shortfall_liability")
 
 
@@ -94,10 +152,7 @@ def term_paths(pt_codes: Iterable[str]) -> tuple[str, ...]:
         *(f"split.{payer}" for payer in SPLIT_PAYERS),
         *(f"sources.{payer}.{program}" for payer in (FEDERAL, PROVINCIAL) for program in PROGRAMS
           if program != FORBIDDEN_PROGRAM[payer][0]),
-        "scale",
-        "employer_min_share",
-        "small_employer_gap_payer",
-        "shortfall_liability",
+        *SCALAR_PATHS[1:],
         *(f"treatments.{code}" for code in pt_codes),
         "phase_in",
     )
@@ -117,7 +172,7 @@ def term_value(terms: OfferTerms, path: str):
         if payer in (FEDERAL, PROVINCIAL) and program in PROGRAMS:
             return sum((Decimal(a) for p, prog, a in terms.sources if p == payer and prog == program), _ZERO)
     if head == "treatments" and rest:
-        return dict(terms.treatments).get(rest, "participates")
+        return dict(terms.treatments).get(rest, Treatment.PARTICIPATES)
     if path == "scale":
         return terms.scale_amount
     if path == "phase_in":

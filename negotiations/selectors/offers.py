@@ -27,6 +27,7 @@ from negotiations.models import (
     Treatment,
 )
 from negotiations.term_basis import OfferBasis, offer_basis_with_sources
+from negotiations.terms import SCALAR_FIELDS
 
 HISTORY_SHOWN = 20
 
@@ -284,8 +285,7 @@ def _gap_payer(offer: Offer) -> str:
 # The offer's own fields shown in its history (the version number is bookkeeping).
 _HISTORY_FIELDS = (
     "title", "slug", "negotiation", "tabled_on", "agreed_on", "date_precision", "responds_to", "meeting", "status", "summary",
-    "max_grant", "federal_amount", "provincial_amount", "employer_amount", "scale_program", "scale_amount",
-    "employer_min_share", "small_employer_gap_payer", "shortfall_liability", "assumptions",
+    *SCALAR_FIELDS,
 )
 _KINDS = {"+": "created", "~": "changed", "-": "deleted"}
 

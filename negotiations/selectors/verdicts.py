@@ -24,7 +24,7 @@ from negotiations.acceptance import (
 from negotiations.concessions import FEDERAL, PROVINCES, Round
 from negotiations.models import Condition, Jurisdiction, Offer, Position
 from negotiations.selectors.offers import _TERM_ROWS as TERM_ROWS
-from negotiations.terms import OfferTerms
+from negotiations.terms import SCALAR_FIELDS, OfferTerms
 
 
 @dataclass(frozen=True)
@@ -123,15 +123,7 @@ def acceptance(terms: OfferTerms, *, book: PositionBook, on: datetime.date) -> A
 def offer_terms(offer: Offer) -> OfferTerms:
     """A saved offer's terms (its funding sources, treatments and phase-in prefetched)."""
     return OfferTerms(
-        max_grant=offer.max_grant,
-        federal_amount=offer.federal_amount,
-        provincial_amount=offer.provincial_amount,
-        employer_amount=offer.employer_amount,
-        scale_program=offer.scale_program,
-        scale_amount=offer.scale_amount,
-        employer_min_share=offer.employer_min_share,
-        small_employer_gap_payer=offer.small_employer_gap_payer,
-        shortfall_liability=offer.shortfall_liability,
+        **{name: getattr(offer, name) for name in SCALAR_FIELDS},
         sources=tuple((row.payer, row.program, row.amount) for row in offer.funding_sources.all()),
         treatments=tuple((row.jurisdiction.code, row.treatment) for row in offer.treatments.all()),
         phase_in=tuple((row.fiscal_year, row.fraction) for row in offer.phase_in.all()),

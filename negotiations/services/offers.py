@@ -33,7 +33,7 @@ from negotiations.models import (
     TermBasis,
     Treatment,
 )
-from negotiations.terms import OfferTerms, TermBasisEntry, TermsProblem, check_basis
+from negotiations.terms import SCALAR_FIELDS, OfferTerms, TermBasisEntry, TermsProblem, check_basis
 
 __all__ = [
     "InvalidOfferTerms",
@@ -93,12 +93,6 @@ class OfferAlreadyWithdrawn(Exception):
     def __init__(self, *, offer: Offer):
         self.offer = offer
         super().__init__(_("This offer was already withdrawn."))
-
-
-SCALAR_TERMS = (
-    "max_grant", "federal_amount", "provincial_amount", "employer_amount", "scale_program", "scale_amount",
-    "employer_min_share", "small_employer_gap_payer", "shortfall_liability", "assumptions",
-)
 
 
 # ---------------------------------------------------------------------------
@@ -289,7 +283,7 @@ def _apply_texts(offer: Offer, *, title: str, summary: str, title_fr: str, summa
 
 
 def _apply_scalar_terms(offer: Offer, terms: OfferTerms) -> None:
-    for name in SCALAR_TERMS:
+    for name in SCALAR_FIELDS:
         if name == "assumptions":  # the English text, whatever the reader's language
             offer.assumptions_en = (terms.assumptions or "").strip()
         else:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import grants.fiscal
+import negotiations.terms
 from grants.fiscal import (
     LINE_NAMES,
     InvalidScenario,
@@ -20,13 +21,13 @@ from grants.fiscal import (
     Program,
     ReferenceData,
     Scenario,
-    Terms,
     Treatment,
     compare,
     compute,
     status_quo,
     validate_terms,
 )
+from negotiations.terms import OfferTerms
 from tests.shared import CANADA_POPULATION, POPULATIONS
 
 D = Decimal
@@ -37,23 +38,21 @@ REFERENCE = ReferenceData(
     envelopes=((Program.LMA, D(500000000)), (Program.LMDA, D(1950000000)), (Program.CJF, D(500000000))),
 )
 
-BUDGET_2013 = Terms(
+BUDGET_2013 = OfferTerms(
     max_grant=D(15000),
-    federal=D(5000),
-    provincial=D(5000),
-    employer=D(5000),
-    federal_sources=((Program.LMA, D(5000)),),
-    provincial_sources=((Program.PT_OWN, D(5000)),),
+    federal_amount=D(5000),
+    provincial_amount=D(5000),
+    employer_amount=D(5000),
+    sources=((Payer.FEDERAL, Program.LMA, D(5000)), (Payer.PROVINCIAL, Program.PT_OWN, D(5000))),
     scale_program=Program.LMA,
     scale_amount=D(300000000),
 )
-DECEMBER_2013 = Terms(
+DECEMBER_2013 = OfferTerms(
     max_grant=D(15000),
-    federal=D(10000),
-    provincial=D(0),
-    employer=D(5000),
-    federal_sources=((Program.LMA, D(5000)), (Program.LMDA, D(5000))),
-    provincial_sources=(),
+    federal_amount=D(10000),
+    provincial_amount=D(0),
+    employer_amount=D(5000),
+    sources=((Payer.FEDERAL, Program.LMA, D(5000)), (Payer.FEDERAL, Program.LMDA, D(5000))),
     scale_program=Program.LMA,
     scale_amount=D(300000000),
     shortfall_liability=Liability.PROVINCE,
@@ -153,29 +152,39 @@ def test_sources_add_up_to_payers_in_each_jurisdiction():
 # --- validation ---------------------------------------------------------------------------------
 
 
+FED, PROV = Payer.FEDERAL, Payer.PROVINCIAL
+BUDGET_PROVINCIAL = (PROV, Program.PT_OWN, D(5000))
+BUDGET_FEDERAL = (FED, Program.LMA, D(5000))
+
+
 @pytest.mark.parametrize(
     ("changes", "field"),
     [
-        ({"federal": D(-5000), "max_grant": D(5000)}, "federal"),
-        ({"provincial": D(-1)}, "provincial"),
-        ({"employer": D(-1)}, "employer"),
+        ({"federal_amount": D(-5000), "max_grant": D(5000)}, "federal_amount"),
+        ({"provincial_amount": D(-1)}, "provincial_amount"),
+        ({"employer_amount": D(-1)}, "employer_amount"),
         ({"max_grant": D(-15000)}, "max_grant"),
         ({"max_grant": D(16000)}, "max_grant"),
-        ({"federal": D(0), "provincial": D(0), "employer": D(0), "max_grant": D(0)}, "max_grant"),
-        ({"federal_sources": ((Program.LMA, D(4000)),)}, "federal_sources"),
-        ({"provincial_sources": ((Program.PT_OWN, D(4999)),)}, "provincial_sources"),
-        ({"federal_sources": ((Program.LMA, D(6000)), (Program.LMDA, D(-1000)))}, "federal_sources"),
-        ({"provincial_sources": ((Program.PT_OWN, D(6000)), (Program.CJF, D(-1000)))}, "provincial_sources"),
-        ({"federal_sources": ((Program.LMA, D(5000)), (Program.PT_OWN, D(0)))}, "federal_sources"),
-        ({"provincial_sources": ((Program.PT_OWN, D(5000)), (Program.FEDERAL_NEW, D(0)))}, "provincial_sources"),
-        ({"federal_sources": ((Program.LMA, D(2500)), (Program.LMA, D(2500)))}, "federal_sources"),
-        ({"federal_sources": (("EI", D(5000)),)}, "federal_sources"),
+        ({"federal_amount": D(0), "provincial_amount": D(0), "employer_amount": D(0), "max_grant": D(0)}, "max_grant"),
+        ({"sources": ((FED, Program.LMA, D(4000)), BUDGET_PROVINCIAL)}, "funding_sources"),
+        ({"sources": (BUDGET_FEDERAL, (PROV, Program.PT_OWN, D(4999)))}, "funding_sources"),
+        ({"sources": ((FED, Program.LMA, D(6000)), (FED, Program.LMDA, D(-1000)), BUDGET_PROVINCIAL)},
+         "funding_sources"),
+        ({"sources": (BUDGET_FEDERAL, (PROV, Program.PT_OWN, D(6000)), (PROV, Program.CJF, D(-1000)))},
+         "funding_sources"),
+        ({"sources": (BUDGET_FEDERAL, (FED, Program.PT_OWN, D(0)), BUDGET_PROVINCIAL)}, "funding_sources"),
+        ({"sources": (BUDGET_FEDERAL, BUDGET_PROVINCIAL, (PROV, Program.FEDERAL_NEW, D(0)))}, "funding_sources"),
+        ({"sources": ((FED, Program.LMA, D(2500)), (FED, Program.LMA, D(2500)), BUDGET_PROVINCIAL)},
+         "funding_sources"),
+        ({"sources": ((FED, "EI", D(5000)), BUDGET_PROVINCIAL)}, "funding_sources"),
+        ({"sources": (BUDGET_FEDERAL, BUDGET_PROVINCIAL, (FED, Program.LMA))}, "funding_sources"),
+        ({"sources": (BUDGET_FEDERAL, (PROV, Program.PT_OWN, 5000.0))}, "funding_sources"),
         ({"employer_min_share": D("1.5")}, "employer_min_share"),
         ({"employer_min_share": D("-0.1")}, "employer_min_share"),
         ({"scale_amount": D(0)}, "scale_amount"),
         ({"scale_amount": D(-300 * M)}, "scale_amount"),
         ({"scale_amount": D(500 * M + 1)}, "scale_amount"),
-        ({"scale_program": Program.LMDA}, "scale_program"),
+        ({"scale_program": Program.LMDA}, "funding_sources"),
         ({"scale_program": "EI"}, "scale_program"),
         ({"phase_in": (("2014-15", D("1.2")),)}, "phase_in"),
         ({"phase_in": (("2014-15", D("-0.1")),)}, "phase_in"),
@@ -186,12 +195,12 @@ def test_sources_add_up_to_payers_in_each_jurisdiction():
         ({"treatments": (("QC", "leaves"),)}, "treatments"),
         ({"shortfall_liability": "employers"}, "shortfall_liability"),
         ({"small_employer_gap_payer": Payer.EMPLOYER}, "small_employer_gap_payer"),
-        ({"federal": D("5000.001"), "employer": D("4999.999")}, "federal"),
-        ({"employer": 5000.0}, "employer"),
+        ({"federal_amount": D("5000.001"), "employer_amount": D("4999.999")}, "federal_amount"),
+        ({"employer_amount": 5000.0}, "employer_amount"),
     ],
 )
 def test_invalid_terms_name_the_field(changes, field):
-    """Each kind of inconsistency is refused, naming the field at fault."""
+    """Each kind of inconsistency is refused, naming the OfferTerms field at fault."""
     terms = replace(BUDGET_2013, **changes)
     assert field in [error.field for error in validate_terms(terms, REFERENCE)]
     with pytest.raises(InvalidTerms) as raised:
@@ -200,24 +209,43 @@ def test_invalid_terms_name_the_field(changes, field):
     assert field in str(raised.value)
 
 
+def test_the_user_facing_rules_are_those_of_negotiations_terms():
+    """The split, the sources and the scale's draw are refused with check_terms' own messages."""
+    for changes in ({"max_grant": D(16000)}, {"employer_amount": D(-1), "max_grant": D(9999)},
+                    {"sources": ((FED, Program.LMA, D(4000)), BUDGET_PROVINCIAL)}, {"scale_program": Program.CJF}):
+        terms = replace(BUDGET_2013, **changes)
+        assert validate_terms(terms, REFERENCE) == terms.problems() != []
+
+
 def test_split_error_states_the_sum_and_the_maximum():
     """The message says what the split adds up to and what it should."""
     errors = validate_terms(replace(BUDGET_2013, max_grant=D(16000)))
     assert [error.field for error in errors] == ["max_grant"]
-    assert "15000" in errors[0].message and "16000" in errors[0].message
+    assert "15,000.00" in errors[0].message and "16,000.00" in errors[0].message
 
 
 def test_source_error_states_both_amounts():
     """The message gives the sources' total and the payer's amount."""
-    errors = validate_terms(replace(BUDGET_2013, federal_sources=((Program.LMA, D(4000)),)))
-    assert [error.field for error in errors] == ["federal_sources"]
-    assert "4000" in errors[0].message and "5000" in errors[0].message
+    errors = validate_terms(replace(BUDGET_2013, sources=((FED, Program.LMA, D(4000)), BUDGET_PROVINCIAL)))
+    assert [error.field for error in errors] == ["funding_sources"]
+    assert "4,000.00" in errors[0].message and "5,000.00" in errors[0].message
 
 
 def test_negative_amount_message():
     """A negative amount is reported as such."""
-    errors = validate_terms(replace(BUDGET_2013, employer=D(-1)))
-    assert ("employer", "must not be negative") in [(error.field, error.message) for error in errors]
+    errors = validate_terms(replace(BUDGET_2013, employer_amount=D(-1), max_grant=D(9999)))
+    assert ("employer_amount", "The employer amount cannot be negative (got -1.00).") in [
+        (error.field, error.message) for error in errors
+    ]
+
+
+def test_the_engine_checks_what_its_arithmetic_needs_before_the_rules():
+    """Amounts that are not exact numbers in whole cents are refused before check_terms weighs them."""
+    errors = validate_terms(replace(BUDGET_2013, employer_amount=5000.0, max_grant=D("15000.001")))
+    assert [(error.field, error.message) for error in errors] == [
+        ("max_grant", "must be in whole cents (got 15000.001)"),
+        ("employer_amount", "must be a Decimal or an int, not float"),
+    ]
 
 
 def test_envelope_and_treatment_codes_are_only_checked_against_reference_data():
@@ -295,7 +323,7 @@ def test_federal_direct_skips_the_provincial_program_draws():
     """The provincial portion's LMDA draw does not happen where Ottawa delivers."""
     terms = replace(
         BUDGET_2013,
-        provincial_sources=((Program.LMDA, D(5000)),),
+        sources=((Payer.FEDERAL, Program.LMA, D(5000)), (Payer.PROVINCIAL, Program.LMDA, D(5000))),
         treatments=(("PE", Treatment.FEDERAL_DIRECT),),
     )
     effect = compute(terms, REFERENCE)
@@ -367,8 +395,9 @@ def test_payers_add_up_to_the_grant_at_any_participation(liability):
 
 def test_shortfall_is_rounded_to_the_cent():
     """A shortfall that falls between cents is rounded once, to the cent."""
-    terms = replace(BUDGET_2013, shortfall_liability=Liability.PROVINCE, employer=D("4999.99"),
-                    provincial=D("5000.01"), provincial_sources=((Program.PT_OWN, D("5000.01")),))  # fmt: skip
+    terms = replace(BUDGET_2013, shortfall_liability=Liability.PROVINCE, employer_amount=D("4999.99"),
+                    provincial_amount=D("5000.01"),
+                    sources=((Payer.FEDERAL, Program.LMA, D(5000)), (Payer.PROVINCIAL, Program.PT_OWN, D("5000.01"))))
     prince_edward = lines_of(compute(terms, REFERENCE, Scenario(participation=D("0.333"))), "PE")
     exact = prince_edward.trainees * D("4999.99") * D("0.667")
     assert prince_edward.employer_shortfall == exact.quantize(D("0.01"))
@@ -453,7 +482,7 @@ def test_small_employer_gap():
     terms = replace(BUDGET_2013, employer_min_share=D("0.15"), small_employer_gap_payer=Payer.FEDERAL)
     gap = compute(terms, REFERENCE).small_employer_gap
     assert (gap.employer_minimum, gap.gap, gap.covered_by) == (D(2250), D(2750), Payer.FEDERAL)
-    assert compute(replace(terms, small_employer_gap_payer=None), REFERENCE).small_employer_gap.covered_by is None
+    assert compute(replace(terms, small_employer_gap_payer=""), REFERENCE).small_employer_gap.covered_by is None
     assert compute(BUDGET_2013, REFERENCE).small_employer_gap is None
 
 
@@ -614,18 +643,30 @@ def test_inputs_and_outputs_are_frozen_and_keyword_only():
         Jurisdiction("ON", 1)
 
 
-def test_the_engine_imports_only_the_standard_library():
-    """grants/fiscal.py stays pure: no Django, nothing outside the stdlib but its sibling."""
-    tree = ast.parse(Path(grants.fiscal.__file__).read_text())
-    for node in ast.walk(tree):
+def _imports(path: Path) -> list[tuple[int, str | None]]:
+    """(level, module) of every import in the file at ``path``: level > 0 for a relative import."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
+            found.extend((0, alias.name) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            if node.level:  # relative: grants.allocation
-                assert node.module == "allocation"
-                continue
-            names = [node.module]
-        else:
-            continue
-        for name in names:
-            assert name.split(".")[0] in sys.stdlib_module_names, name
+            found.append((node.level, node.module))
+    return found
+
+
+# What negotiations.terms may import beside the standard library: the choices' base class and lazy
+# translation, neither of which reads settings or the database at import.
+TERMS_DJANGO_IMPORTS = {"django.db.models.enums", "django.utils.translation"}
+
+
+def test_the_engine_imports_only_the_standard_library_and_the_term_vocabulary():
+    """grants/fiscal.py stays pure: nothing outside the stdlib but its sibling and negotiations.terms,
+    which is pure too (no database, no settings at import)."""
+    for level, module in _imports(Path(grants.fiscal.__file__)):
+        if level:  # relative: grants.allocation
+            assert module == "allocation"
+        elif module != "negotiations.terms":
+            assert module.split(".")[0] in sys.stdlib_module_names, module
+    for level, module in _imports(Path(negotiations.terms.__file__)):
+        assert not level
+        assert module.split(".")[0] in sys.stdlib_module_names or module in TERMS_DJANGO_IMPORTS, module

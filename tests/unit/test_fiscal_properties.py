@@ -18,11 +18,11 @@ from grants.fiscal import (
     Program,
     ReferenceData,
     Scenario,
-    Terms,
     Treatment,
     compute,
     validate_terms,
 )
+from negotiations.terms import OfferTerms
 from tests.profiles import examples
 from tests.shared import POPULATIONS
 
@@ -75,17 +75,17 @@ def valid_terms(draw):
     years = draw(st.lists(st.sampled_from(YEARS[1:-1]), unique=True, max_size=5))
     fractions = draw(st.lists(fractions_0_to_1, min_size=len(years), max_size=len(years)))
     phase_in = tuple(zip(years, fractions))
-    return Terms(
+    return OfferTerms(
         max_grant=D(federal + provincial + employer),
-        federal=D(federal),
-        provincial=D(provincial),
-        employer=D(employer),
-        federal_sources=federal_sources,
-        provincial_sources=provincial_sources,
+        federal_amount=D(federal),
+        provincial_amount=D(provincial),
+        employer_amount=D(employer),
+        sources=(*((Payer.FEDERAL, program, amount) for program, amount in federal_sources),
+                 *((Payer.PROVINCIAL, program, amount) for program, amount in provincial_sources)),
         scale_program=scale_program,
         scale_amount=scale_amount,
         employer_min_share=draw(st.none() | fractions_0_to_1),
-        small_employer_gap_payer=draw(st.sampled_from([None, Payer.FEDERAL, Payer.PROVINCIAL])),
+        small_employer_gap_payer=draw(st.sampled_from(["", Payer.FEDERAL, Payer.PROVINCIAL])),
         shortfall_liability=draw(st.sampled_from(list(Liability))),
         treatments=treatments,
         phase_in=phase_in,
@@ -99,19 +99,20 @@ scenarios = st.builds(
 )
 
 
-def treatment_of(terms: Terms, code: str) -> Treatment:
+def treatment_of(terms: OfferTerms, code: str) -> Treatment:
     return dict(terms.treatments).get(code, Treatment.PARTICIPATES)
 
 
-def per_trainee_draw(terms: Terms) -> Fraction:
-    return sum(
-        (Fraction(amount) for program, amount in terms.federal_sources + terms.provincial_sources
-         if program == terms.scale_program),
-        Fraction(0),
-    )  # fmt: skip
+def per_trainee_draw(terms: OfferTerms) -> Fraction:
+    return sum((Fraction(amount) for _, program, amount in terms.sources if program == terms.scale_program), Fraction(0))
 
 
-def expected_year_and_fraction(terms: Terms, requested: str | None) -> tuple[str | None, Decimal]:
+def sources_of(terms: OfferTerms, payer: Payer) -> tuple:
+    """One payer's (payer, program, amount) rows."""
+    return tuple(row for row in terms.sources if row[0] == payer)
+
+
+def expected_year_and_fraction(terms: OfferTerms, requested: str | None) -> tuple[str | None, Decimal]:
     """The fiscal model's year rule, written independently of the engine."""
     schedule = sorted(terms.phase_in)
     if not schedule:
@@ -129,7 +130,7 @@ def check_parts_add_up(national, by_jurisdiction):
         assert sum(lines.draws[index][2] for lines in by_jurisdiction) == national.draws[index][2]
 
 
-def check_jurisdiction(terms: Terms, participation: Decimal, lines, lma_allocation: Decimal):
+def check_jurisdiction(terms: OfferTerms, participation: Decimal, lines, lma_allocation: Decimal):
     treatment = treatment_of(terms, lines.code)
     values = lines.as_dict()
     for name in MONEY_LINES:
@@ -209,7 +210,7 @@ def test_invariants_hold_for_any_valid_offer(terms, scenario):
         assert gap is None
     else:
         assert gap.gap >= 0
-        assert gap.gap == max(terms.employer - gap.employer_minimum, 0)
+        assert gap.gap == max(terms.employer_amount - gap.employer_minimum, 0)
 
 
 # How far a P/T's trainees can land from double. Largest remainder keeps an allocation within one
@@ -242,7 +243,7 @@ def test_doubling_the_scale_doubles_every_flow(terms, scenario):
             assert abs(getattr(two, name) - 2 * getattr(one, name)) <= slack, (one.code, name)
 
 
-def _mutations(terms: Terms):
+def _mutations(terms: OfferTerms):
     """(field expected in the errors, a way to break the terms) for each kind of inconsistency."""
     envelope = ENVELOPES.get(terms.scale_program)
     zero_draw = [
@@ -250,28 +251,27 @@ def _mutations(terms: Terms):
         for program in Program
         if per_trainee_draw(replace(terms, scale_program=program)) == 0
     ]
-    yield "federal", lambda t, n: replace(t, federal=D(-n))
-    yield "provincial", lambda t, n: replace(t, provincial=D(-n))
-    yield "employer", lambda t, n: replace(t, employer=D(-n))
+    fed, prov = Payer.FEDERAL, Payer.PROVINCIAL
+    yield "federal_amount", lambda t, n: replace(t, federal_amount=D(-n))
+    yield "provincial_amount", lambda t, n: replace(t, provincial_amount=D(-n))
+    yield "employer_amount", lambda t, n: replace(t, employer_amount=D(-n))
     yield "max_grant", lambda t, n: replace(t, max_grant=t.max_grant + n)
     yield "max_grant", lambda t, n: replace(t, max_grant=D(-n))
-    yield "federal_sources", lambda t, n: replace(t, federal_sources=(*t.federal_sources, (Program.PT_OWN, D(0))))
-    yield "federal_sources", lambda t, n: replace(t, federal_sources=((Program.LMA, t.federal + n), (Program.LMDA, D(-n))))
-    yield "federal_sources", lambda t, n: replace(t, federal_sources=(*t.federal_sources, (Program.FEDERAL_NEW, D(n))))
-    yield "provincial_sources", lambda t, n: replace(
-        t, provincial_sources=(*t.provincial_sources, (Program.FEDERAL_NEW, D(0)))
-    )
-    yield "provincial_sources", lambda t, n: replace(
-        t, provincial_sources=((Program.PT_OWN, t.provincial + n), (Program.CJF, D(-n)))
-    )
-    yield "provincial_sources", lambda t, n: replace(t, provincial_sources=(*t.provincial_sources, (Program.PT_OWN, D(n))))
+    yield "funding_sources", lambda t, n: replace(t, sources=(*t.sources, (fed, Program.PT_OWN, D(0))))
+    yield "funding_sources", lambda t, n: replace(t, sources=(
+        (fed, Program.LMA, t.federal_amount + n), (fed, Program.LMDA, D(-n)), *sources_of(t, prov)))
+    yield "funding_sources", lambda t, n: replace(t, sources=(*t.sources, (fed, Program.FEDERAL_NEW, D(n))))
+    yield "funding_sources", lambda t, n: replace(t, sources=(*t.sources, (prov, Program.FEDERAL_NEW, D(0))))
+    yield "funding_sources", lambda t, n: replace(t, sources=(
+        *sources_of(t, fed), (prov, Program.PT_OWN, t.provincial_amount + n), (prov, Program.CJF, D(-n))))
+    yield "funding_sources", lambda t, n: replace(t, sources=(*t.sources, (prov, Program.PT_OWN, D(n))))
     yield "employer_min_share", lambda t, n: replace(t, employer_min_share=1 + D(n) / 100)
     yield "employer_min_share", lambda t, n: replace(t, employer_min_share=-D(n) / 100)
     yield "scale_amount", lambda t, n: replace(t, scale_amount=D(1 - n))
     if envelope is not None:
         yield "scale_amount", lambda t, n: replace(t, scale_amount=D(envelope + n))
     if zero_draw:
-        yield "scale_program", lambda t, n: replace(t, scale_program=zero_draw[n % len(zero_draw)])
+        yield "funding_sources", lambda t, n: replace(t, scale_program=zero_draw[n % len(zero_draw)])
     yield "phase_in", lambda t, n: replace(t, phase_in=(*t.phase_in, ("2030-31", 1 + D(n) / 100)))
     yield "phase_in", lambda t, n: replace(t, phase_in=(*t.phase_in, ("2030-32", D("0.5"))))
     yield "phase_in", lambda t, n: replace(t, phase_in=(*t.phase_in, ("2030-31", D(0)), ("2030-31", D(1))))
