@@ -96,7 +96,10 @@ def scope_to_negotiation(form: forms.BaseForm, fields: tuple[str, ...], *, also_
         field.queryset = field.queryset.filter(negotiation__slug=slug) if slug else field.queryset.none()
         field.error_messages["invalid_choice"] = OF_ANOTHER_NEGOTIATION
     reloaded = [f"#{form[name].auto_id}" for name in fields] + [f"#{element}" for element in also_reload]
-    form.fields["negotiation"].widget.reloads = ",".join(reloaded)  # a ReloadingSelect
+    widget = form.fields["negotiation"].widget
+    if not isinstance(widget, ReloadingSelect):  # a plain select would silently reload nothing
+        raise TypeError(f"{type(form).__name__}'s negotiation field needs the ReloadingSelect widget")
+    widget.reloads = ",".join(reloaded)
 
 
 class ChoiceList(forms.CheckboxSelectMultiple):
