@@ -103,7 +103,16 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Context, Decimal, DivisionByZero, InvalidOperation, Overflow, localcontext
 from functools import lru_cache, wraps
 
-from negotiations.terms import FUNDING_SOURCES, Liability, OfferTerms, Payer, Program, TermsProblem, Treatment
+from negotiations.terms import (
+    FUNDING_SOURCES,
+    GovernmentPayer,
+    Liability,
+    OfferTerms,
+    Payer,
+    Program,
+    TermsProblem,
+    Treatment,
+)
 
 from .allocation import largest_remainder
 
@@ -449,9 +458,7 @@ def validate_terms(terms: OfferTerms, reference: ReferenceData | None = None) ->
         envelope = reference.envelope(scale_program)
         if envelope is not None and terms.scale_amount > envelope:
             fail("scale_amount", f"{terms.scale_amount} is more than the {scale_program} envelope of {envelope}")
-    if terms.small_employer_gap_payer and _as_enum(Payer, terms.small_employer_gap_payer) not in (
-        Payer.FEDERAL, Payer.PROVINCIAL
-    ):
+    if terms.small_employer_gap_payer and _as_enum(GovernmentPayer, terms.small_employer_gap_payer) is None:
         fail("small_employer_gap_payer", f"must be federal, provincial or none (got {terms.small_employer_gap_payer!r})")
     if _as_enum(Liability, terms.shortfall_liability) is None:
         fail("shortfall_liability", f"{terms.shortfall_liability!r} is not province, federal or none")
