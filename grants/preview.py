@@ -102,6 +102,10 @@ def preview_basis(data, names: dict[str, str], *, scale_program: str) -> dict:
     The preview has no saved basis: it reads the statuses as typed. ``given`` is False when no
     term has one yet ("basis not yet given").
     """
+    # perf: a form with no basis typed yet (the usual case while terms are drafted) is told so without
+    # reading the thirty-odd status controls one by one (bench/run "preview POST").
+    if not any(key.startswith("basis__") and data.get(key) in BASIS_STATUSES for key in data):
+        return {"given": False, "notes": [], "all_reported": False}
     statuses = {}
     for path in term_paths(names):
         status = data.get(basis_field(path, "status"), "")
@@ -146,7 +150,10 @@ def _region(form: OfferTermsForm, version: int | None) -> dict:
             except ValueError:  # computed over other provinces and territories than these terms
                 logger.warning("the offer answered (%s) cannot be compared with these terms", answered.slug)
     verdicts_context = _verdicts(form.data, form.terms(), version)
-    names = {j.code: j.name for j in form.provinces}
+    # perf: the P/Ts' names in the language shown, kept per record version (a translated field
+    # costs a lookup of the language on every read; bench/run "preview POST").
+    names = record_cache.kept(version, ("pt-names", get_language()),
+                              lambda: {j.code: j.name for j in form.provinces})
     basis_notes = preview_basis(form.data, names, scale_program=form.cleaned_data.get("scale_program") or "LMA")
     ranked = sorted(effect.by_jurisdiction, key=lambda lines: (-lines.provinces_need, lines.code))
     write = numbers()
