@@ -262,3 +262,22 @@ def test_no_select_cuts_its_choice_at_1280(page, live_server, fiscal_data, edito
         page.goto(live_server.url + prefix + url)
         assert page.locator("main select").count() > 1, url
         assert page.evaluate(CUT_SELECTS) == [], url
+
+
+@pytest.mark.parametrize("width", [1000, 1100])
+def test_the_offer_form_beside_its_preview_keeps_its_fields_whole(page, live_server, fiscal_data, editor_login, width):
+    """Between phone and 1280 px: the form never runs under the preview beside it, and every select of the
+    form, the basis of each term's opened, shows its chosen text whole."""
+    no_favicon(page)
+    page.set_viewport_size({"width": width, "height": 900})
+    editor_login(page)
+    for prefix in ["", "/fr"]:
+        page.goto(live_server.url + prefix + "/offers/new")
+        page.locator("#basis-section").evaluate("details => { details.open = true; }")
+        assert page.evaluate("document.documentElement.scrollWidth") == width
+        assert page.evaluate(CUT_SELECTS) == [], prefix
+        fields, preview = (page.locator(selector).bounding_box() for selector in (".offer-fields", ".preview-panel"))
+        # Beside it (the form's right edge before the preview's left) or under it, never across it.
+        assert fields["x"] + fields["width"] <= preview["x"] or preview["y"] >= fields["y"] + fields["height"], prefix
+        source = page.locator("select[name='basis__max_grant__source']").bounding_box()
+        assert source["width"] >= 250, (prefix, source)
