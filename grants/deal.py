@@ -17,6 +17,7 @@ from negotiations.concessions import FEDERAL, PROVINCES, Concessions, concession
 from negotiations.models import Jurisdiction, Liability, Negotiation, Offer, Treatment
 from negotiations.offer_forms import program_field, treatment_field
 from negotiations.selectors.verdicts import negotiation_rounds, offer_terms, position_books
+from negotiations.terms import SCALAR_FIELDS
 
 
 @dataclass(frozen=True)
@@ -122,12 +123,7 @@ def record_as_offer_query(scenario) -> dict[str, str]:
     query = {
         "negotiation": scenario.negotiation.slug, "title": scenario.title,
         "tabled_on": scenario.as_of.isoformat(),
-        "max_grant": str(scenario.max_grant), "federal_amount": str(scenario.federal_amount),
-        "provincial_amount": str(scenario.provincial_amount), "employer_amount": str(scenario.employer_amount),
-        "scale_program": scenario.scale_program, "scale_amount": str(scenario.scale_amount),
-        "employer_min_share": "" if scenario.employer_min_share is None else str(scenario.employer_min_share),
-        "small_employer_gap_payer": scenario.small_employer_gap_payer,
-        "shortfall_liability": scenario.shortfall_liability, "assumptions": scenario.assumptions,
+        **{name: "" if getattr(scenario, name) is None else str(getattr(scenario, name)) for name in SCALAR_FIELDS},
     }
     for payer, program, amount in scenario.sources:
         query[program_field(payer, program)] = str(amount)

@@ -16,8 +16,8 @@ from simple_history.models import HistoricalRecords
 from negotiations import bounds
 from negotiations.models import (
     Confidence,
-    Liability,
     Program,
+    TermFields,
     bounded_text,
     date_range_constraint,
     length_constraint,
@@ -51,7 +51,7 @@ class ProgramEnvelope(models.Model):
         return _("%(program)s: %(amount)s a year") % {"program": self.program, "amount": format_money(self.annual_amount)}
 
 
-class Scenario(models.Model):
+class Scenario(TermFields):
     """A what-if an analyst saves to share and compare: terms, participation and fiscal year, never part
     of the record (no timeline, matrix, overview, offer list or /api/offers shows it) until an editor
     records it as an offer.
@@ -76,17 +76,7 @@ class Scenario(models.Model):
     created = models.DateTimeField(_("created"), auto_now_add=True)
     notes = bounded_text(_("notes"), bounds.NOTES_LENGTH, blank=True)
 
-    max_grant = models.DecimalField(_("maximum grant per trainee"), max_digits=12, decimal_places=2)
-    federal_amount = models.DecimalField(_("federal per trainee"), max_digits=12, decimal_places=2)
-    provincial_amount = models.DecimalField(_("provincial per trainee"), max_digits=12, decimal_places=2)
-    employer_amount = models.DecimalField(_("employer per trainee"), max_digits=12, decimal_places=2)
-    scale_program = models.CharField(_("scale drawn from"), max_length=12, choices=Program.choices, default=Program.LMA)
-    scale_amount = models.DecimalField(_("national amount drawn"), max_digits=14, decimal_places=2)
-    employer_min_share = models.DecimalField(_("employer minimum share"), max_digits=4, decimal_places=3,
-                                             null=True, blank=True)
-    small_employer_gap_payer = models.CharField(_("small-employer gap paid by"), max_length=10, blank=True)
-    shortfall_liability = models.CharField(_("liable for an employer shortfall"), max_length=10,
-                                           choices=Liability.choices, default=Liability.NONE)
+    # The one-value terms are TermFields' fields (as an offer's).
     assumptions = bounded_text(_("assumptions"), bounds.ASSUMPTIONS_LENGTH, blank=True)
     sources = models.JSONField(_("funding sources"), default=list, blank=True,
                                help_text=_('Rows of [payer, program, amount per trainee], e.g. ["federal", "LMA", "5000.00"].'))

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 
 from grants import fiscal
 from negotiations.models import Liability, Offer, Program, Treatment
+from negotiations.terms import TERM_FIELDS
 
 # Labels of the twelve output lines, short enough for a column header.
 LINE_LABELS = {
@@ -107,16 +108,8 @@ PROGRAM_LINES = ("lma_diverted", "lmda_redirected")
 # The terms' fields (negotiations.terms.OfferTerms, as the engine's problems name them) as people
 # know them from the offer form.
 TERMS_FIELD_LABELS = {
-    "max_grant": gettext_lazy("Maximum grant per trainee"),
-    "federal_amount": gettext_lazy("Federal per trainee"),
-    "provincial_amount": gettext_lazy("Provincial per trainee"),
-    "employer_amount": gettext_lazy("Employer per trainee"),
+    **{term.name: term.label for term in TERM_FIELDS},
     "funding_sources": gettext_lazy("Funding sources"),
-    "scale_program": gettext_lazy("Scale drawn from"),
-    "scale_amount": gettext_lazy("National amount drawn"),
-    "employer_min_share": gettext_lazy("Employer minimum share"),
-    "small_employer_gap_payer": gettext_lazy("Who covers the small-employer gap"),
-    "shortfall_liability": gettext_lazy("Liable for an employer shortfall"),
     "treatments": gettext_lazy("Treatment of the provinces and territories"),
     "phase_in": gettext_lazy("Phase-in"),
 }

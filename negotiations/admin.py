@@ -47,7 +47,7 @@ from negotiations.models import (
 )
 from negotiations.services import offers as offer_services
 from negotiations.services import record as services
-from negotiations.terms import FUNDING_SOURCES, SCALAR_FIELDS, TermBasisEntry, check_basis, check_terms
+from negotiations.terms import FUNDING_SOURCES, RULED_FIELDS, SCALAR_FIELDS, TermBasisEntry, check_basis, check_terms
 
 SPLIT_FIELDS = ("max_grant", "federal_amount", "provincial_amount", "employer_amount")
 
@@ -555,12 +555,7 @@ class OfferAdminForm(VersionCheckedForm):
 
     def clean(self):
         cleaned_data = super().clean()
-        problems = check_terms(
-            **{name: cleaned_data.get(name) for name in SPLIT_FIELDS},
-            sources=None,
-            employer_min_share=cleaned_data.get("employer_min_share"),
-            scale_amount=cleaned_data.get("scale_amount"),
-        )
+        problems = check_terms(**{name: cleaned_data.get(name) for name in RULED_FIELDS}, sources=None)
         for problem in problems:
             self.add_error(problem.field if problem.field in self.fields else None, problem.message)
         return cleaned_data

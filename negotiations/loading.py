@@ -41,6 +41,8 @@ from negotiations import bounds
 from negotiations import models as m
 from negotiations.terms import (
     FUNDING_SOURCES,
+    RULED_FIELDS,
+    SCALAR_FIELDS,
     OfferTerms,
     TermBasisEntry,
     check_basis,
@@ -624,16 +626,7 @@ class _Loader:
             "meeting": self._meeting_ref(record, "meeting", meeting) if meeting else None,
             "status": record.text("status") or m.Offer.Status.TABLED,
             "summary": record.text("summary"),
-            "max_grant": terms.max_grant,
-            "federal_amount": terms.federal_amount,
-            "provincial_amount": terms.provincial_amount,
-            "employer_amount": terms.employer_amount,
-            "scale_program": terms.scale_program,
-            "scale_amount": terms.scale_amount,
-            "employer_min_share": terms.employer_min_share,
-            "small_employer_gap_payer": terms.small_employer_gap_payer,
-            "shortfall_liability": terms.shortfall_liability,
-            "assumptions": terms.assumptions,
+            **{name: getattr(terms, name) for name in SCALAR_FIELDS},
         }, links={
             "tabled_by": [self._jurisdiction_ref(record, "tabled_by", key) for key in record.keys("tabled_by")],
             "sources": [self._source_ref(record, "sources", key) for key in record.keys("sources")],
@@ -837,12 +830,7 @@ class _Loader:
 
     def _warn_if_terms_broken(self, offer: m.Offer) -> None:
         rows = [(row.payer, row.program, row.amount) for row in offer.funding_sources.all()]
-        problems = check_terms(
-            max_grant=offer.max_grant, federal_amount=offer.federal_amount,
-            provincial_amount=offer.provincial_amount, employer_amount=offer.employer_amount,
-            sources=rows, employer_min_share=offer.employer_min_share,
-            scale_amount=offer.scale_amount, scale_program=offer.scale_program,
-        )
+        problems = check_terms(**{name: getattr(offer, name) for name in RULED_FIELDS}, sources=rows)
         for problem in problems:
             self.report.warnings.append(
                 f"offer {offer.slug!r} keeps rows a user added, and its terms no longer hold: {problem.message}"

@@ -366,7 +366,34 @@ class Stance(models.TextChoices):
     UNKNOWN = "unknown", _("unknown")
 
 
-class Offer(models.Model):
+class TermFields(models.Model):
+    """The one-value terms (negotiations.terms.TERM_FIELDS) as stored fields, shared by ``Offer`` and
+    ``grants.Scenario``: per-trainee split, scale, employer minimum, who covers the gap, liability."""
+
+    max_grant = models.DecimalField(_("maximum grant per trainee"), max_digits=12, decimal_places=2)
+    federal_amount = models.DecimalField(_("federal per trainee"), max_digits=12, decimal_places=2)
+    provincial_amount = models.DecimalField(_("provincial per trainee"), max_digits=12, decimal_places=2)
+    employer_amount = models.DecimalField(_("employer per trainee"), max_digits=12, decimal_places=2)
+    scale_program = models.CharField(_("scale drawn from"), max_length=12, choices=Program.choices, default=Program.LMA)
+    scale_amount = models.DecimalField(_("national amount drawn"), max_digits=14, decimal_places=2)
+    employer_min_share = models.DecimalField(
+        _("employer minimum share"), max_digits=4, decimal_places=3, null=True, blank=True,
+        validators=[MinValueValidator(Decimal(0)), MaxValueValidator(Decimal(1))],
+        help_text=_("A fraction between 0 and 1, e.g. 0.15."),
+    )
+    small_employer_gap_payer = models.CharField(
+        _("who covers the small-employer gap"), max_length=10, choices=GovernmentPayer.choices, blank=True,
+        help_text=_("Empty: nobody, the grant is smaller."),
+    )
+    shortfall_liability = models.CharField(
+        _("liable for an employer shortfall"), max_length=10, choices=Liability.choices, default=Liability.NONE
+    )
+
+    class Meta:
+        abstract = True
+
+
+class Offer(TermFields):
     """An offer and its scalar terms; program sources, treatments and phase-in are rows of their own."""
 
     class Status(models.TextChoices):
@@ -400,25 +427,7 @@ class Offer(models.Model):
     summary = bounded_text(_("summary"), bounds.SUMMARY_LENGTH, blank=True)
     sources = models.ManyToManyField(Source, blank=True, related_name="offers", verbose_name=_("sources"))
 
-    # Terms (FISCAL_MODEL): per-trainee split, scale, employer minimum, liability.
-    max_grant = models.DecimalField(_("maximum grant per trainee"), max_digits=12, decimal_places=2)
-    federal_amount = models.DecimalField(_("federal per trainee"), max_digits=12, decimal_places=2)
-    provincial_amount = models.DecimalField(_("provincial per trainee"), max_digits=12, decimal_places=2)
-    employer_amount = models.DecimalField(_("employer per trainee"), max_digits=12, decimal_places=2)
-    scale_program = models.CharField(_("scale drawn from"), max_length=12, choices=Program.choices, default=Program.LMA)
-    scale_amount = models.DecimalField(_("national amount drawn"), max_digits=14, decimal_places=2)
-    employer_min_share = models.DecimalField(
-        _("employer minimum share"), max_digits=4, decimal_places=3, null=True, blank=True,
-        validators=[MinValueValidator(Decimal(0)), MaxValueValidator(Decimal(1))],
-        help_text=_("A fraction between 0 and 1, e.g. 0.15."),
-    )
-    small_employer_gap_payer = models.CharField(
-        _("who covers the small-employer gap"), max_length=10, choices=GovernmentPayer.choices, blank=True,
-        help_text=_("Empty: nobody, the grant is smaller."),
-    )
-    shortfall_liability = models.CharField(
-        _("liable for an employer shortfall"), max_length=10, choices=Liability.choices, default=Liability.NONE
-    )
+    # The terms (FISCAL_MODEL) are TermFields' fields; their assumptions, in words:
     assumptions = bounded_text(
         _("assumptions"), bounds.ASSUMPTIONS_LENGTH, blank=True,
         help_text=_("How the sources were read where they leave a term open."),

@@ -283,20 +283,9 @@ class OfferTermsForm(RefuseControlCharacters, forms.Form):
             for row in range(PHASE_IN_ROWS)
             if cleaned_data.get(f"phase_in_year_{row}") and cleaned_data.get(f"phase_in_fraction_{row}") is not None
         )
-        return OfferTerms(
-            max_grant=cleaned_data["max_grant"],
-            federal_amount=cleaned_data["federal_amount"],
-            provincial_amount=cleaned_data["provincial_amount"],
-            employer_amount=cleaned_data["employer_amount"],
-            scale_program=cleaned_data.get("scale_program") or None,
-            # None when missing: that field has its own error and check_terms skips the rule.
-            scale_amount=cleaned_data.get("scale_amount"),
-            employer_min_share=cleaned_data.get("employer_min_share"),
-            small_employer_gap_payer=cleaned_data.get("small_employer_gap_payer") or "",
-            shortfall_liability=cleaned_data.get("shortfall_liability") or Liability.NONE,
-            assumptions=cleaned_data.get("assumptions") or "",
-            sources=tuple(self._source_rows(cleaned_data)),
-            treatments=treatments,
+        # A field missing from cleaned_data has its own error; it reads as None and check_terms skips its rule.
+        return OfferTerms.from_values(
+            cleaned_data, sources=tuple(self._source_rows(cleaned_data)), treatments=treatments,
             phase_in=tuple(sorted(phase_in)),
         )
 

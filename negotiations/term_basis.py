@@ -12,8 +12,18 @@ from django.utils.translation import gettext_lazy
 
 from grants.presentation import numbers
 from negotiations.acceptance import Failure, parse_value
-from negotiations.models import GovernmentPayer, Jurisdiction, Liability, Offer, Program, Source, TermBasis, Treatment
-from negotiations.terms import ASSUMED, INFERRED, REPORTED, TermBasisEntry, term_paths
+from negotiations.models import Jurisdiction, Offer, Program, Source, TermBasis, Treatment
+from negotiations.terms import (
+    ASSUMED,
+    CHOICE,
+    INFERRED,
+    REPORTED,
+    SHARE,
+    TERM_BY_PATH,
+    TERM_FIELDS,
+    TermBasisEntry,
+    term_paths,
+)
 
 __all__ = ["OfferBasis", "TermBasisLine", "basis_of", "failure_reason", "offer_basis", "term_label", "term_value_text"]
 
@@ -22,9 +32,6 @@ def term_label(path: str, names: dict[str, str] | None = None) -> str:
     """A term path in words, such as "Federal money from Labour Market Agreements" for ``sources.federal.LMA``."""
     names = names or {}
     head, _dot, rest = path.partition(".")
-    payers = {"federal": _("Federal"), "provincial": _("Provincial or territorial"), "employer": _("Employer")}
-    if head == "split":
-        return _("%(payer)s per trainee") % {"payer": payers.get(rest, rest)}
     if head == "sources":
         payer, _dot, program = rest.partition(".")
         label = Program(program).label if program in Program.values else program
@@ -36,22 +43,15 @@ def term_label(path: str, names: dict[str, str] | None = None) -> str:
         return _("%(payer)s money from %(program)s") % {"payer": payer, "program": label}
     if head == "treatments":
         return _("Treatment of %(name)s") % {"name": names.get(rest, rest)}
-    return {
-        "max_grant": _("Maximum grant per trainee"),
-        "scale": _("National amount drawn"),
-        "employer_min_share": _("Employer minimum share"),
-        "small_employer_gap_payer": _("Who covers the small-employer gap"),
-        "shortfall_liability": _("Liable for an employer shortfall"),
-        "phase_in": _("Phase-in"),
-    }.get(path, path)
+    if path == "phase_in":
+        return _("Phase-in")
+    return str(TERM_BY_PATH[path].label) if path in TERM_BY_PATH else path
 
 
 # The values of the terms that are choices, in words (the models' labels), by the head of the term's path.
 _CHOICE_LABELS = {
-    "small_employer_gap_payer": dict(GovernmentPayer.choices),
-    "shortfall_liability": dict(Liability.choices),
+    **{term.name: dict(term.choices.choices) for term in TERM_FIELDS if term.kind == CHOICE},
     "treatments": dict(Treatment.choices),
-    "scale_program": dict(Program.choices),
 }
 _OPERATOR_WORDS = {"eq": "=", "ne": "≠", "le": "≤", "ge": "≥", "lt": "<", "gt": ">", "in": gettext_lazy("one of")}
 
@@ -68,7 +68,7 @@ def term_value_text(path: str, value) -> str:
     if value is None or value == "":
         return "—"
     if isinstance(value, Decimal):
-        return write.decimal(value) if path == "employer_min_share" else write.money(value)
+        return write.decimal(value) if TERM_BY_PATH.get(path) and TERM_BY_PATH[path].kind == SHARE else write.money(value)
     labels = _CHOICE_LABELS.get(path.partition(".")[0], {})
     return str(labels.get(value, value))
 

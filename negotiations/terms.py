@@ -15,7 +15,7 @@ Payers and programs are the members of ``GovernmentPayer`` and ``Program`` below
 string values (``TextChoices`` members are ``str``, so either can be passed).
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from decimal import Decimal
 
@@ -24,7 +24,8 @@ from django.utils.translation import gettext_lazy as _
 
 __all__ = [
     "ASSUMED", "BASIS_STATUSES", "FUNDING_SOURCES", "GovernmentPayer", "INFERRED", "Liability", "OfferTerms",
-    "Payer", "Program", "REPORTED", "SCALAR_FIELDS", "Treatment", "TermBasisEntry",
+    "Payer", "Program", "REPORTED", "RULED_FIELDS", "SCALAR_FIELDS", "TERM_FIELDS", "TERM_FIELD", "TERM_BY_PATH",
+    "TermField", "Treatment", "TermBasisEntry",
     "TermsProblem", "check_basis", "check_terms", "expand_basis_keys", "missing_basis", "problems_by_field",
     "term_groups", "term_paths", "term_value",
 ]
@@ -117,20 +118,89 @@ class OfferTerms:
 
     def problems(self) -> list["TermsProblem"]:
         """Every broken rule, with the messages the admin gives (an empty list when the terms hold)."""
-        return check_terms(
-            max_grant=self.max_grant,
-            federal_amount=self.federal_amount,
-            provincial_amount=self.provincial_amount,
-            employer_amount=self.employer_amount,
-            sources=self.sources,
-            employer_min_share=self.employer_min_share,
-            scale_amount=self.scale_amount,
-            scale_program=self.scale_program,
-        )
+        return check_terms(**{name: getattr(self, name) for name in RULED_FIELDS}, sources=self.sources)
+
+
+    @classmethod
+    def from_values(cls, values: Mapping[str, object], **rows) -> "OfferTerms":
+        """The terms from a mapping of field names (a form's cleaned data, an offer's fields): each one-value
+        term read through its ``TermField`` (a blank reads as ``TermField.blank``), ``assumptions`` as text,
+        and the rows (``sources``, ``treatments``, ``phase_in``) passed as they are."""
+        one_value = {term.name: term.read(values.get(term.name)) for term in TERM_FIELDS}
+        return cls(**one_value, assumptions=values.get("assumptions") or "", **rows)
 
 
 # The terms an offer (and a scenario) stores in its own fields, in form order; the others are rows.
 SCALAR_FIELDS = tuple(f.name for f in fields(OfferTerms) if f.name not in ("sources", "treatments", "phase_in"))
+
+
+# ---------------------------------------------------------------------------
+# The one-value terms, described once: every layer that lists, labels, shows, compares or reads them
+# (the offer page, the differences between two offers, the basis, the preview's problems, the forms'
+# reading, the loader, "Record as offer") loops over ``TERM_FIELDS`` instead of naming them.
+
+MONEY, SHARE, CHOICE = "money", "share", "choice"
+PER_TRAINEE, SCALE_AND_EMPLOYERS = "per_trainee", "scale_and_employers"  # the offer page's two tables
+
+
+@dataclass(frozen=True)
+class TermField:
+    """One of the terms an offer (and a scenario) keeps in a field of its own.
+
+    ``name`` is the field (on ``OfferTerms``, ``Offer`` and ``Scenario``); ``path`` the term path its basis
+    and conditions use; ``label`` what people call it on its own, ``short_label`` inside its table on the
+    offer page (under "Per trainee": "Federal"); ``kind`` how its value is written (money, a share, a
+    choice among ``choices``); ``empty`` how no value reads; ``blank`` what an empty input means.
+    """
+
+    name: str
+    path: str
+    label: str
+    kind: str
+    table: str
+    choices: type[TextChoices] | None = None
+    short_label: str = ""
+    empty: str = ""
+    blank: object = None
+
+    def read(self, value):
+        """A value as a form or a file gives it: empty input reads as ``blank``."""
+        return self.blank if value is None or value == "" else value
+
+    def text(self, value, numbers) -> str:
+        """The value in words for people, written by ``numbers`` (grants.presentation.Numbers)."""
+        if value is None or value == "":
+            return str(self.empty)
+        if self.kind == MONEY:
+            return numbers.money(value)
+        if self.kind == SHARE:
+            return numbers.decimal(value, 3)
+        return str(self.choices(value).label) if value in self.choices.values else str(value)
+
+
+TERM_FIELDS = (
+    TermField("max_grant", "max_grant", _("Maximum grant per trainee"), MONEY, PER_TRAINEE),
+    TermField("federal_amount", "split.federal", _("Federal per trainee"), MONEY, PER_TRAINEE,
+              short_label=_("Federal")),
+    TermField("provincial_amount", "split.provincial", _("Provincial or territorial per trainee"), MONEY,
+              PER_TRAINEE, short_label=_("Provincial or territorial")),
+    TermField("employer_amount", "split.employer", _("Employer per trainee"), MONEY, PER_TRAINEE,
+              short_label=_("Employer")),
+    TermField("scale_program", "scale", _("Scale drawn from"), CHOICE, SCALE_AND_EMPLOYERS, choices=Program),
+    TermField("scale_amount", "scale", _("National amount drawn"), MONEY, SCALE_AND_EMPLOYERS),
+    TermField("employer_min_share", "employer_min_share", _("Employer minimum share"), SHARE, SCALE_AND_EMPLOYERS,
+              empty=_("none")),
+    TermField("small_employer_gap_payer", "small_employer_gap_payer", _("Who covers the small-employer gap"),
+              CHOICE, SCALE_AND_EMPLOYERS, choices=GovernmentPayer, empty=_("nobody"), blank=""),
+    TermField("shortfall_liability", "shortfall_liability", _("Liable for an employer shortfall"), CHOICE,
+              SCALE_AND_EMPLOYERS, choices=Liability, blank=Liability.NONE),
+)
+TERM_FIELD = {term.name: term for term in TERM_FIELDS}
+# A path's words and kind: "scale" is the national amount (its program is said beside it).
+TERM_BY_PATH = {term.path: term for term in TERM_FIELDS}
+# The one-value terms that check_terms reads (OfferTerms.problems and the admin pass them by name).
+RULED_FIELDS = ("max_grant", "federal_amount", "provincial_amount", "employer_amount", "employer_min_share",
+                "scale_amount", "scale_program")
 
 
 # ---------------------------------------------------------------------------

@@ -6,12 +6,14 @@ Each function owns its joins, so a page's query count does not grow with the dat
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import cached_property
 
 from django.db.models import CharField, F, Prefetch, Q, TextField, Value, prefetch_related_objects
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 from modeltranslation.utils import build_localized_fieldname, get_language
 
+from grants.presentation import numbers
 from negotiations.models import (
     FundingSource,
     GovernmentPayer,
@@ -27,7 +29,7 @@ from negotiations.models import (
     Treatment,
 )
 from negotiations.term_basis import OfferBasis, offer_basis_with_sources
-from negotiations.terms import SCALAR_FIELDS
+from negotiations.terms import MONEY, PER_TRAINEE, SCALAR_FIELDS, SHARE, TERM_FIELDS, TermField
 
 HISTORY_SHOWN = 20
 
@@ -89,6 +91,38 @@ class OfferPage:
     history: list[HistoryEntry]
     basis: "OfferBasis | None" = None  # the basis of each term (negotiations.term_basis)
     book: object = None  # the positions the verdicts read (negotiations.selectors.verdicts.PositionBook), when asked for
+
+    @cached_property
+    def term_rows(self) -> dict[str, list["TermRow"]]:
+        """The offer's one-value terms as its page shows them, by table (negotiations.terms.TERM_FIELDS)."""
+        return term_rows(self.offer)
+
+
+@dataclass(frozen=True)
+class TermRow:
+    """One one-value term on the offer page: its name, its value in words, and its path for the basis mark,
+    given once per path (the scale's program and amount share one)."""
+
+    label: str
+    text: str
+    empty: bool
+    path: str
+    marked: bool
+
+
+def term_rows(offer) -> dict[str, list[TermRow]]:
+    """The one-value terms of ``offer`` (an offer or a scenario), by the table of the offer page they sit in."""
+    write = numbers()
+    tables: dict[str, list[TermRow]] = defaultdict(list)
+    for position, term in enumerate(TERM_FIELDS):
+        value = getattr(offer, term.name)
+        following = TERM_FIELDS[position + 1] if position + 1 < len(TERM_FIELDS) else None
+        tables[term.table].append(TermRow(
+            label=str(term.short_label or term.label), text=term.text(value, write),
+            empty=value is None or value == "", path=term.path,
+            marked=following is None or following.path != term.path,
+        ))
+    return dict(tables)
 
 
 def offer_page(*, slug: str, position_book=None) -> OfferPage | None:
@@ -209,11 +243,19 @@ def term_changes(before: Offer, after: Offer) -> list[TermChange]:
         if old != new:
             changes.append(TermChange(label, "text", old, new, term=term))
 
-    money(_("Maximum grant per trainee"), before.max_grant, after.max_grant, "max_grant")
-    money(_("Federal per trainee"), before.federal_amount, after.federal_amount, "split.federal")
-    money(_("Provincial or territorial per trainee"), before.provincial_amount, after.provincial_amount,
-          "split.provincial")
-    money(_("Employer per trainee"), before.employer_amount, after.employer_amount, "split.employer")
+    def one_value(term: TermField) -> None:
+        old, new = getattr(before, term.name), getattr(after, term.name)
+        if term.kind == MONEY:
+            money(str(term.label), old, new, term.path)
+        elif term.kind == SHARE:
+            if old != new:
+                changes.append(TermChange(str(term.label), "share", old, new, term=term.path))
+        else:
+            text(str(term.label), term.text(old, None), term.text(new, None), term.path)
+
+    for term in TERM_FIELDS:
+        if term.table == PER_TRAINEE:
+            one_value(term)
 
     old_sources, new_sources = _sources(before), _sources(after)
     for payer in GovernmentPayer:
@@ -226,16 +268,9 @@ def term_changes(before: Offer, after: Offer) -> list[TermChange]:
                     old_sources.get(key), new_sources.get(key), f"sources.{payer.value}.{program.value}",
                 )
 
-    text(_("Scale drawn from"), before.get_scale_program_display(), after.get_scale_program_display(), "scale")
-    money(_("National amount drawn"), before.scale_amount, after.scale_amount, "scale")
-    if before.employer_min_share != after.employer_min_share:
-        changes.append(TermChange(
-            _("Employer minimum share"), "share", before.employer_min_share, after.employer_min_share,
-            term="employer_min_share",
-        ))
-    text(_("Who covers the small-employer gap"), _gap_payer(before), _gap_payer(after), "small_employer_gap_payer")
-    text(_("Liable for an employer shortfall"),
-         before.get_shortfall_liability_display(), after.get_shortfall_liability_display(), "shortfall_liability")
+    for term in TERM_FIELDS:
+        if term.table != PER_TRAINEE:
+            one_value(term)
 
     old_treatments, new_treatments = _treatments(before), _treatments(after)
     for code in sorted({*old_treatments, *new_treatments}, key=lambda c: _order(c, old_treatments, new_treatments)):
@@ -272,10 +307,6 @@ def _order(code, *maps):
 
 def _steps(offer: Offer) -> dict[str, Decimal]:
     return {row.fiscal_year: row.fraction for row in offer.phase_in.all()}
-
-
-def _gap_payer(offer: Offer) -> str:
-    return offer.get_small_employer_gap_payer_display() if offer.small_employer_gap_payer else _("nobody")
 
 
 # ---------------------------------------------------------------------------
