@@ -21,7 +21,7 @@ from negotiations import record_cache
 from negotiations.api import AcceptanceOut, Error, Fraction, Money, acceptance_json, money_json
 from negotiations.concessions import FEDERAL, PROVINCES
 from negotiations.models import Jurisdiction, Negotiation, Offer
-from negotiations.terms import OfferTerms
+from negotiations.terms import SHARE, TERM_BY_PATH, OfferTerms
 
 router = Router(tags=["fiscal effect"])
 
@@ -228,7 +228,8 @@ def _term_json(term: str, value):
     if term == "phase_in":
         return [{"fiscal_year": year, "fraction": str(fraction)} for year, fraction in value]
     if isinstance(value, Decimal):
-        return str(value) if term == "employer_min_share" else money_json(value)
+        shown_as = TERM_BY_PATH.get(term)
+        return str(value) if shown_as is not None and shown_as.kind == SHARE else money_json(value)
     return value if value != "" else None
 
 

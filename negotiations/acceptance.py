@@ -20,7 +20,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
-from negotiations.terms import SCALAR_PATHS, OfferTerms, term_paths, term_value
+from negotiations.terms import (
+    CHOICE,
+    SCALAR_PATHS,
+    SHARE,
+    TERM_BY_PATH,
+    OfferTerms,
+    Treatment,
+    term_paths,
+    term_value,
+)
 
 __all__ = [
     "FAILS", "MEETS", "OPERATORS", "OWN", "UNKNOWN", "Condition", "Failure", "Stated", "Verdict",
@@ -41,11 +50,11 @@ OWN_TREATMENT = f"treatments.{OWN}"
 
 # The values a term that is not an amount may take (FISCAL_MODEL.md).
 CHOICES = {
-    "small_employer_gap_payer": ("", "federal", "provincial", "employer"),
-    "shortfall_liability": ("province", "federal", "none"),
-    "treatments": ("participates", "opts_out_compensated", "federal_direct"),
+    **{path: ("", *term.choices.values) if term.blank == "" else tuple(term.choices.values)
+       for path, term in TERM_BY_PATH.items() if term.kind == CHOICE},
+    "treatments": tuple(Treatment.values),
 }
-_NOT_AMOUNTS = ("small_employer_gap_payer", "shortfall_liability")
+_NOT_AMOUNTS = tuple(path for path in CHOICES if path != "treatments")
 SUPPORTS = "supports"
 
 
@@ -115,7 +124,8 @@ def parse_value(term: str, operator: str, value: str):
     parsed = []
     for part in raw:
         if kind == "amount":
-            if part.lower() in ("", "none") and term == "employer_min_share" and operator in ("eq", "ne", "in"):
+            if part.lower() in ("", "none") and TERM_BY_PATH[term].blank is None and TERM_BY_PATH[term].kind == SHARE \
+                    and operator in ("eq", "ne", "in"):
                 parsed.append(None)
                 continue
             try:

@@ -196,6 +196,8 @@ TERM_FIELDS = (
               SCALE_AND_EMPLOYERS, choices=Liability, blank=Liability.NONE),
 )
 TERM_FIELD = {term.name: term for term in TERM_FIELDS}
+# The paths of the one-value terms, in display order: max_grant first, the others after the split and the sources.
+SCALAR_PATHS = tuple(dict.fromkeys(term.path for term in TERM_FIELDS if not term.path.startswith("split.")))
 # A path's words and kind: "scale" is the national amount (its program is said beside it).
 TERM_BY_PATH = {term.path: term for term in TERM_FIELDS}
 # The one-value terms that check_terms reads (OfferTerms.problems and the admin pass them by name).
@@ -210,9 +212,6 @@ RULED_FIELDS = ("max_grant", "federal_amount", "provincial_amount", "employer_am
 # A term's basis (reported, inferred, assumed) and a position's conditions are keyed by them.
 
 SPLIT_PAYERS = tuple(Payer)
-_SPLIT_FIELD = {Payer.FEDERAL: "federal_amount", Payer.PROVINCIAL: "provincial_amount", Payer.EMPLOYER: "employer_amount"}
-# The one-value terms, in display order: max_grant first, the others after the split and the sources.
-SCALAR_PATHS = ("max_grant", "scale", "employer_min_share", "small_employer_gap_payer", "shortfall_liability")
 
 
 def term_paths(pt_codes: Iterable[str]) -> tuple[str, ...]:
@@ -235,20 +234,16 @@ def term_value(terms: OfferTerms, path: str):
     reads the national amount (its program is ``scale_program``). Raises KeyError for an unknown path.
     """
     head, _, rest = path.partition(".")
-    if head == "split" and rest in _SPLIT_FIELD:
-        return getattr(terms, _SPLIT_FIELD[rest])
     if head == "sources":
         payer, _, program = rest.partition(".")
         if payer in (FEDERAL, PROVINCIAL) and program in PROGRAMS:
             return sum((Decimal(a) for p, prog, a in terms.sources if p == payer and prog == program), _ZERO)
     if head == "treatments" and rest:
         return dict(terms.treatments).get(rest, Treatment.PARTICIPATES)
-    if path == "scale":
-        return terms.scale_amount
     if path == "phase_in":
         return terms.phase_in
-    if path in SCALAR_PATHS:
-        return getattr(terms, path)
+    if path in TERM_BY_PATH:
+        return getattr(terms, TERM_BY_PATH[path].name)
     raise KeyError(path)
 
 
