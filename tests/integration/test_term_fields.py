@@ -1,0 +1,57 @@
+"""The one-value terms are described once (negotiations.terms.TERM_FIELDS); these tests fail when a term
+described there is missing from a place the README's "Adding a term" recipe says follows from it, or from
+one of the places it names."""
+
+from dataclasses import fields
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+from django.utils.html import escape
+
+from grants.models import Scenario
+from grants.presentation import TERMS_FIELD_LABELS
+from negotiations.models import Offer
+from negotiations.offer_forms import OfferTermsForm
+from negotiations.term_basis import term_label
+from negotiations.terms import SCALAR_FIELDS, SCALAR_PATHS, TERM_FIELDS, OfferTerms, term_paths, term_value
+from tests.offer_world import user_with
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("term", TERM_FIELDS, ids=lambda term: term.name)
+def test_each_term_is_a_field_of_the_terms_of_an_offer_and_of_a_scenario_and_of_the_form(term):
+    assert term.name in {f.name for f in fields(OfferTerms)}
+    assert term.name in SCALAR_FIELDS
+    assert Offer._meta.get_field(term.name).name == term.name
+    assert Scenario._meta.get_field(term.name).name == term.name
+    assert term.name in OfferTermsForm.base_fields
+    assert term.path in term_paths(()) or term.path.startswith("split.")
+    assert term_label(term.path) != term.path  # named in words
+    assert TERMS_FIELD_LABELS[term.name] == term.label
+
+
+def test_term_value_reads_each_one_value_path():
+    terms = OfferTerms(max_grant=15000, federal_amount=10000, provincial_amount=0, employer_amount=5000,
+                       scale_amount=300000000, employer_min_share=None)
+    assert [term_value(terms, path) for path in SCALAR_PATHS] == [15000, 300000000, None, "", "none"]
+
+
+def test_the_offer_page_shows_every_term_by_its_label_in_both_languages(client, budget):
+    labels = {}
+    for language, prefix in (("en", ""), ("fr", "/fr")):
+        page = client.get(f"{prefix}{budget.get_absolute_url()}").content.decode()
+        with translation.override(language):
+            labels[language] = [str(term.short_label or term.label) for term in TERM_FIELDS]
+        for label in labels[language]:
+            assert f"<th scope=\"row\">{escape(label)}</th>" in page, label
+    untranslated = [english for english, french in zip(labels["en"], labels["fr"], strict=True) if english == french]
+    assert untranslated == []
+
+
+def test_the_offer_form_has_an_input_for_every_term(client, budget):
+    client.force_login(user_with("add_offer", "change_offer", username="writer"))
+    page = client.get(reverse("negotiations:offer_new")).content.decode()
+    for term in TERM_FIELDS:
+        assert f'name="{term.name}"' in page, term.name
