@@ -1,29 +1,32 @@
 """The grants part of a seed data set: each program's national envelope (the section ``programs``).
 
 ``negotiations.loading`` loads the data set and never imports ``grants`` (which depends on it);
-``GrantsConfig.ready()`` registers this section with it.
+``GrantsConfig.ready()`` registers this section with it, with the shape of its records.
 """
 
-from typing import Any
-
 from grants.models import ProgramEnvelope
+from negotiations.dataset_schema import Money, Record, RequiredText, Text, text_or
 from negotiations.loading import AppSection
 from negotiations.models import Confidence
+from negotiations.terms import Program
 
 
-def load_program(loader, raw: Any) -> None:
+class ProgramRecord(Record):
+    """One program's envelope as the data set writes it: its fields are the envelope's."""
+
+    program: Program
+    name_en: RequiredText
+    name_fr: RequiredText
+    annual_amount: Money
+    allocation: Text = ""
+    source: RequiredText
+    confidence: text_or(Confidence.HIGH) = ""
+    notes: Text = ""
+
+
+def load_program(loader, record: ProgramRecord) -> None:
     """Create, keep or update one program's envelope (``loader`` is the data set's loader)."""
-    record = loader.record(raw, PROGRAMS)
-    program = record.text("program", required=True)
-    loader.seed(ProgramEnvelope, record, PROGRAMS, program, values={
-        "name_en": record.text("name_en", required=True),
-        "name_fr": record.text("name_fr", required=True),
-        "annual_amount": record.decimal("annual_amount"),
-        "allocation": record.text("allocation"),
-        "source": record.text("source", required=True),
-        "confidence": record.text("confidence") or Confidence.HIGH,
-        "notes": record.text("notes"),
-    })
+    loader.seed(ProgramEnvelope, PROGRAMS, record.program, values=record.model_dump(exclude={"program"}))
 
 
-PROGRAMS = AppSection(name="programs", key="program", noun="program", load=load_program)
+PROGRAMS = AppSection(name="programs", key="program", noun="program", schema=ProgramRecord, load=load_program)

@@ -46,6 +46,7 @@ from negotiations.terms import (
     INFERRED,
     REPORTED,
     SCALAR_FIELDS,
+    TERM_FIELDS,
     OfferTerms,
     TermBasisEntry,
     check_basis,
@@ -308,6 +309,13 @@ class OfferTermsForm(RefuseControlCharacters, forms.Form):
             }
             for program in Program
         ]
+
+    def term_fields(self) -> dict[str, list[forms.BoundField]]:
+        """The one-value terms' fields by the fieldset they sit in, in the order of ``TERM_FIELDS``."""
+        tables: dict[str, list[forms.BoundField]] = {}
+        for term in TERM_FIELDS:
+            tables.setdefault(term.table, []).append(self[term.name])
+        return tables
 
     def treatment_fields(self) -> list[forms.BoundField]:
         return [self[treatment_field(j.code)] for j in self.provinces]

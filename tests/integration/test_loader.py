@@ -473,3 +473,67 @@ def test_a_french_note_for_no_term_is_refused(dataset):
         load_dataset(broken)
     assert "basis.nowhere" in str(refused.value) and "neither a term path nor a group" in str(refused.value)
     assert not m.Offer.objects.exists()
+
+
+LEFT_OUT = object()
+
+
+def changed(data: dict, path: tuple, value) -> dict:
+    """A copy of ``data`` with the value at ``path`` replaced by ``value`` (removed when it is LEFT_OUT)."""
+    broken = copy.deepcopy(data)
+    *parents, last = path
+    target = broken
+    for key in parents:
+        target = target[key]
+    if value is LEFT_OUT:
+        del target[last]
+    else:
+        target[last] = value
+    return broken
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path, value, record, field, words", [
+    # A wrong type: money is written as a string, a count as a whole number, a text as text.
+    (("offers", 3, "terms", "max_grant"), 15000, "offer 'pt-counter-jan-2014'", "terms.max_grant",
+     'must be a number written as a string, such as "5000.00" (got 15000)'),
+    (("jurisdictions", 0, "order"), "0", "jurisdiction 'CA'", "order", "must be a whole number (got '0')"),
+    (("offers", 0, "tabled_by", 0), 13, "offer 'budget-2013'", "tabled_by[0]", "must be text (got 13)"),
+    (("offers", 0, "terms", "scale", "program"), "LMX", "offer 'budget-2013'", "terms.scale.program",
+     "must be one of 'LMA', 'LMDA', 'CJF', 'PT_OWN' or 'FEDERAL_NEW' (got 'LMX')"),
+    (("programs", 0, "annual_amount"), 5, "program 'LMA'", "annual_amount", "written as a string"),  # grants' part
+    (("french", "offers", "budget-2013", "title"), 3, "French texts of offers 'budget-2013'", "title",
+     "must be text (got 3)"),
+    # An unknown key: a misspelt field is refused rather than silently left out.
+    (("offers", 0, "titel"), "A title", "offer 'budget-2013'", "titel", "is not a known field"),
+    (("offers", 0, "terms", "split", "provincal"), "0.00", "offer 'budget-2013'", "terms.split.provincal",
+     "is not a known field"),
+    (("offerz",), [], "data set", "offerz", "is not a known field"),
+    # A fiscal year that is not a year and the next one's last two digits.
+    (("offers", 1, "terms", "phase_in", 0, "fiscal_year"), "2014-2015", "offer 'federal-nov-2013'",
+     "terms.phase_in[0].fiscal_year", "must be a fiscal year written like 2014-15 (got '2014-2015')"),
+    (("offers", 1, "terms", "phase_in", 0, "fiscal_year"), "2014-16", "offer 'federal-nov-2013'",
+     "terms.phase_in[0].fiscal_year", "(got '2014-16')"),
+    # A required key left out; a record without its key is named by its place in the file.
+    (("offers", 0, "title"), LEFT_OUT, "offer 'budget-2013'", "title", "is required"),
+    (("offers", 0, "terms", "split"), LEFT_OUT, "offer 'budget-2013'", "terms.split", "is required"),
+    (("offers", 2, "slug"), LEFT_OUT, "offers[2]", "slug", "is required"),
+    (("negotiation",), LEFT_OUT, "data set", "negotiation", "is required"),
+])
+def test_a_value_of_the_wrong_shape_is_refused_by_its_place(dataset, path, value, record, field, words):
+    before = row_counts()
+    with pytest.raises(DatasetError) as caught:
+        load_dataset(changed(dataset, path, value))
+    assert (caught.value.record, caught.value.field) == (record, field)
+    assert words in caught.value.message
+    assert str(caught.value).startswith(f"{record}, {field}: ")
+    assert row_counts() == before
+
+
+@pytest.mark.django_db
+def test_the_first_shape_problem_is_named_and_the_others_counted(dataset):
+    broken = changed(changed(dataset, ("offers", 0, "title"), LEFT_OUT), ("offers", 1, "title"), LEFT_OUT)
+    with pytest.raises(DatasetError) as caught:
+        load_dataset(broken)
+    assert (caught.value.record, caught.value.field) == ("offer 'budget-2013'", "title")
+    assert caught.value.message == "is required (and 1 more problem in the data set)"
