@@ -23,7 +23,7 @@ from pydantic_core import PydanticCustomError
 
 from negotiations import bounds
 from negotiations import models as m
-from negotiations.terms import GovernmentPayer, Liability, Program, Treatment
+from negotiations.terms import CHOICE, TERM_FIELDS, GovernmentPayer, Program, TermField, Treatment
 
 PT_CODES = ("NL", "PE", "NS", "NB", "QC", "ON", "MB", "SK", "AB", "BC", "YT", "NT", "NU")
 _FISCAL_YEAR = re.compile(r"([0-9]{4})-([0-9]{2})")
@@ -237,17 +237,32 @@ class PhaseInStep(Record):
     fraction: Fraction
 
 
-class Terms(Record):
-    max_grant: Money
+class _GroupedTerms(Record):
+    """An offer's terms as the API groups them: the split, the scale, and the rows."""
+
     split: Split
     sources: dict[GovernmentPayer, dict[Program, Money]] = {}
     scale: Scale
-    employer_min_share: Money | None = None
-    small_employer_gap_payer: Annotated[GovernmentPayer | None, BeforeValidator(_empty_is_none)] = None
-    shortfall_liability: Liability = Liability.NONE
     treatments: dict[Annotated[str, AfterValidator(_pt_code)], Annotated[Treatment, AfterValidator(_not_participates)]] = {}
     phase_in: list[PhaseInStep] = []
     assumptions: Text = ""
+
+
+def _one_value(term: TermField) -> tuple[Any, Any]:
+    """The type and default of a one-value term the file keeps under its own name in ``terms``."""
+    if term.kind == CHOICE:
+        if term.blank == "":
+            return Annotated[term.choices | None, BeforeValidator(_empty_is_none)], None
+        return term.choices, ... if term.required else term.blank
+    return (Money, ...) if term.required else (Money | None, None)
+
+
+# The other one-value terms (max_grant, employer_min_share, ...) sit in "terms" under their names:
+# their keys and types follow negotiations.terms.TERM_FIELDS, so a new term needs no line here.
+Terms = create_model(
+    "Terms", __base__=_GroupedTerms,
+    **{term.name: _one_value(term) for term in TERM_FIELDS if term.path == term.name},
+)
 
 
 class Basis(Record):

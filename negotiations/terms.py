@@ -150,7 +150,8 @@ class TermField:
     ``name`` is the field (on ``OfferTerms``, ``Offer`` and ``Scenario``); ``path`` the term path its basis
     and conditions use; ``label`` what people call it on its own, ``short_label`` inside its table on the
     offer page (under "Per trainee": "Federal"); ``kind`` how its value is written (money, a share, a
-    choice among ``choices``); ``empty`` how no value reads; ``blank`` what an empty input means.
+    choice among ``choices``); ``empty`` how no value reads; ``blank`` what an empty input means;
+    ``required`` whether every offer must state it.
     """
 
     name: str
@@ -162,6 +163,7 @@ class TermField:
     short_label: str = ""
     empty: str = ""
     blank: object = None
+    required: bool = False  # every offer states it (the data set file must give it)
 
     def read(self, value):
         """A value as a form or a file gives it: empty input reads as ``blank``."""
@@ -179,15 +181,16 @@ class TermField:
 
 
 TERM_FIELDS = (
-    TermField("max_grant", "max_grant", _("Maximum grant per trainee"), MONEY, PER_TRAINEE),
+    TermField("max_grant", "max_grant", _("Maximum grant per trainee"), MONEY, PER_TRAINEE, required=True),
     TermField("federal_amount", "split.federal", _("Federal per trainee"), MONEY, PER_TRAINEE,
-              short_label=_("Federal")),
+              short_label=_("Federal"), required=True),
     TermField("provincial_amount", "split.provincial", _("Provincial or territorial per trainee"), MONEY,
-              PER_TRAINEE, short_label=_("Provincial or territorial")),
+              PER_TRAINEE, short_label=_("Provincial or territorial"), required=True),
     TermField("employer_amount", "split.employer", _("Employer per trainee"), MONEY, PER_TRAINEE,
-              short_label=_("Employer")),
-    TermField("scale_program", "scale", _("Scale drawn from"), CHOICE, SCALE_AND_EMPLOYERS, choices=Program),
-    TermField("scale_amount", "scale", _("National amount drawn"), MONEY, SCALE_AND_EMPLOYERS),
+              short_label=_("Employer"), required=True),
+    TermField("scale_program", "scale", _("Scale drawn from"), CHOICE, SCALE_AND_EMPLOYERS, choices=Program,
+              required=True),
+    TermField("scale_amount", "scale", _("National amount drawn"), MONEY, SCALE_AND_EMPLOYERS, required=True),
     TermField("employer_min_share", "employer_min_share", _("Employer minimum share"), SHARE, SCALE_AND_EMPLOYERS,
               empty=_("none")),
     TermField("small_employer_gap_payer", "small_employer_gap_payer", _("Who covers the small-employer gap"),

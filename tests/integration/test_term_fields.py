@@ -35,7 +35,11 @@ def test_each_term_is_a_field_of_the_terms_of_an_offer_and_of_a_scenario_and_of_
 def test_term_value_reads_each_one_value_path():
     terms = OfferTerms(max_grant=15000, federal_amount=10000, provincial_amount=0, employer_amount=5000,
                        scale_amount=300000000, employer_min_share=None)
-    assert [term_value(terms, path) for path in SCALAR_PATHS] == [15000, 300000000, None, "", "none"]
+    read = {path: term_value(terms, path) for path in SCALAR_PATHS}
+    assert read["max_grant"] == 15000 and read["scale"] == 300000000  # the scale reads as its amount
+    for term in TERM_FIELDS:
+        if term.path in SCALAR_PATHS and term.name != "scale_program":
+            assert read[term.path] == getattr(terms, term.name), term.name
 
 
 def test_the_offer_page_shows_every_term_by_its_label_in_both_languages(client, budget):
