@@ -4,8 +4,8 @@ import pytest
 from django.urls import reverse
 
 from negotiations.models import Condition, Position
-from tests.factories import JurisdictionFactory, StatementFactory
-from tests.integration.test_record_pages import Record, position_data, user_with
+from tests.factories import JurisdictionFactory, Record, StatementFactory, position_data
+from tests.offer_world import user_with
 
 
 @pytest.fixture
@@ -17,7 +17,7 @@ def rec(db):
 
 @pytest.fixture
 def editor(db):
-    return user_with("add_statement", "add_position", "change_statement")
+    return user_with("add_statement", "add_position", "change_statement", username="editor")
 
 
 def with_checks(rows):

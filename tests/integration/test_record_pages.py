@@ -3,83 +3,33 @@
 import datetime
 
 import pytest
-from django.contrib.auth.models import Permission
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from negotiations.models import Position, Statement
 from tests.factories import (
-    JurisdictionFactory,
     MeetingFactory,
-    NegotiationFactory,
-    OfferFactory,
-    PersonFactory,
     PositionFactory,
-    RoleFactory,
-    SourceFactory,
+    Record,
     StatementFactory,
-    UserFactory,
+    position_data,
 )
+from tests.offer_world import user_with
 
 pytestmark = pytest.mark.django_db
 
 MAX_QUERIES = 12
 
 
-def user_with(*codenames, username="editor"):
-    user = UserFactory(username=username)
-    user.user_permissions.set(Permission.objects.filter(content_type__app_label="negotiations",
-                                                        codename__in=codenames))
-    return user
-
-
 @pytest.fixture
 def editor():
-    return user_with("add_statement", "add_position", "change_statement")
+    return user_with("add_statement", "add_position", "change_statement", username="editor")
 
 
 @pytest.fixture
 def viewer():
     return user_with(username="viewer")
-
-
-class Record:
-    """One negotiation, meeting, person and source, with `grow(n)` adding n rows around each."""
-
-    def __init__(self):
-        self.negotiation = NegotiationFactory(slug="canada-job-grant", title="Canada Job Grant")
-        self.ontario = JurisdictionFactory(code="ON", name_en="Ontario")
-        self.source = SourceFactory(slug="cp-2014-01-29", title="Provinces resist the job grant")
-        self.meeting = MeetingFactory(slug="fpt-nov-2013", title="FPT labour ministers meet", negotiation=self.negotiation,
-                                      date=datetime.date(2013, 11, 8), outcome="No agreement on the grant.")
-        self.person = PersonFactory(slug="brad-duguid", name="Brad Duguid")
-        RoleFactory(person=self.person, jurisdiction=self.ontario, title="Minister of Training",
-                    start=datetime.date(2013, 2, 11))
-        self.meeting.participants.add(self.person)
-        self.meeting.sources.add(self.source)
-        self.size = 0
-
-    def grow(self, n):
-        for i in range(self.size, self.size + n):
-            jurisdiction = JurisdictionFactory()
-            speaker = PersonFactory(name=f"Speaker {i}")
-            RoleFactory(person=speaker, jurisdiction=jurisdiction, title="Minister of Advanced Education")
-            self.meeting.participants.add(speaker)
-            self.meeting.jurisdictions.add(jurisdiction)
-            self.meeting.sources.add(SourceFactory())
-            for who, on_behalf_of in ((speaker, jurisdiction), (self.person, self.ontario)):
-                StatementFactory(negotiation=self.negotiation, speaker=who, jurisdiction=on_behalf_of,
-                                 source=self.source, meeting=self.meeting, quote=f"On the job grant, point {i}.")
-            position = PositionFactory(negotiation=self.negotiation, jurisdiction=jurisdiction,
-                                       triggered_by_meeting=self.meeting)
-            position.sources.add(self.source)
-            offer = OfferFactory(negotiation=self.negotiation, meeting=self.meeting, tabled_by=[jurisdiction],
-                                 title=f"Grant offer {i}")
-            offer.sources.add(self.source)
-            MeetingFactory(negotiation=self.negotiation, jurisdictions=[jurisdiction])
-        self.size += n
-        return self
 
 
 @pytest.fixture
@@ -326,15 +276,6 @@ def test_another_negotiation_s_meeting_is_refused_and_not_offered(client, rec, e
     other_page = client.get(reverse("negotiations:statement_new"), {"negotiation": other.negotiation.slug})
     assert 'value="elsewhere"' in other_page.content.decode()
     assert f'<option value="{rec.meeting.slug}"' not in other_page.content.decode()
-
-
-def position_data(rec, **overrides):
-    data = {
-        "negotiation": rec.negotiation.slug, "jurisdiction": "ON", "as_of": "2014-01-29", "date_precision": "day",
-        "stance": "conditional", "summary": "Will sign if the LMA is spared.", "conditions": "Keep the LMA whole.",
-        "triggered_by_meeting": rec.meeting.slug,
-    }
-    return data | overrides
 
 
 def test_editor_records_a_position_with_evidence(client, rec, editor):
