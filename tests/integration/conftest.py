@@ -67,3 +67,12 @@ def logged_in_superuser(client):
     user = UserFactory(username="hostile-editor", is_staff=True, is_superuser=True)
     client.force_login(user)
     return user
+
+
+@pytest.fixture
+def empty_cjg(db):
+    """The Canada Job Grant negotiation alone, with nothing recorded in it: the test adds what it needs
+    (tests/conftest.py's ``cjg`` loads the whole data set)."""
+    from tests.factories import NegotiationFactory
+
+    return NegotiationFactory(slug="canada-job-grant", title="Canada Job Grant")

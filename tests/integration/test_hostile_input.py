@@ -10,16 +10,10 @@ from django.urls import reverse
 
 from config.logs import MAX_MESSAGE
 from negotiations.models import Statement
-from tests.dataset import load_cjg
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 REFUSED = "Remove the control characters"
-
-
-@pytest.fixture
-def cjg():
-    load_cjg()
 
 
 # --- 13.5 NUL and control characters: the 16 places of the probe, and a few more ---------------------
