@@ -10,6 +10,8 @@ Each user is named by what it may do, so that a test says which one it needs:
 - ``logged_in_superuser``: a superuser, with the test's client logged in as them (for the hostile-input tests,
   where only the input may be refused).
 
+And ``empty_cjg``: the Canada Job Grant negotiation with nothing in it, for tests that build their own record.
+
 UserFactory gets or creates by username: offer_editor and record_editor are both "editor", so a test asks
 for one of them at most.
 """
