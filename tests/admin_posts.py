@@ -1,4 +1,5 @@
-"""What an admin change form posts for its inlines when no row is added: each inline's management form.
+"""What an admin change form posts for its inlines when no row is added: each inline's management form; and
+what the position change form posts (position_change).
 
 Built from the registered ModelAdmin, so a test that posts to the admin keeps working when a model gains an
 inline (as positions gained their conditions and passages, and offers their terms' basis).
@@ -6,6 +7,8 @@ inline (as positions gained their conditions and passages, and offers their term
 
 from django.contrib import admin
 from django.test import RequestFactory
+
+from negotiations.models import Position
 
 
 def empty_inlines(model, **rows: int) -> dict[str, str]:
@@ -19,6 +22,24 @@ def empty_inlines(model, **rows: int) -> dict[str, str]:
         count = str(rows.get(prefix, 0))
         data.update({f"{prefix}-TOTAL_FORMS": count, f"{prefix}-INITIAL_FORMS": count,
                      f"{prefix}-MIN_NUM_FORMS": "0", f"{prefix}-MAX_NUM_FORMS": "1000"})
+    return data
+
+
+def position_change(position, **changes) -> dict:
+    """What the admin's change form posts for `position` as it stands (with its version, and no inline rows), with
+    `changes`."""
+    data = {
+        "negotiation": position.negotiation_id,
+        "jurisdiction": position.jurisdiction_id,
+        "as_of": position.as_of.isoformat(),
+        "date_precision": position.date_precision,
+        "stance": position.stance,
+        "summary_en": position.summary,  # the admin edits both languages (modeltranslation)
+        "conditions_en": position.conditions,
+        "seen_version": position.version,
+        **empty_inlines(Position),
+    }
+    data.update(changes)
     return data
 
 

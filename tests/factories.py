@@ -1,4 +1,5 @@
-"""Factories for the whole test suite (one place)."""
+"""Factories for the whole test suite (one place), and Record: a small record built from them, with what the
+position form posts for it (position_data)."""
 
 import datetime
 from decimal import Decimal
@@ -164,3 +165,51 @@ class ProgramEnvelopeFactory(factory.django.DjangoModelFactory):
     name_fr = "Ententes sur le marché du travail"
     annual_amount = Decimal("500000000")
     source = "Test envelope"
+
+
+class Record:
+    """One negotiation, meeting, person and source, with `grow(n)` adding n rows around each."""
+
+    def __init__(self):
+        self.negotiation = NegotiationFactory(slug="canada-job-grant", title="Canada Job Grant")
+        self.ontario = JurisdictionFactory(code="ON", name_en="Ontario")
+        self.source = SourceFactory(slug="cp-2014-01-29", title="Provinces resist the job grant")
+        self.meeting = MeetingFactory(slug="fpt-nov-2013", title="FPT labour ministers meet", negotiation=self.negotiation,
+                                      date=datetime.date(2013, 11, 8), outcome="No agreement on the grant.")
+        self.person = PersonFactory(slug="brad-duguid", name="Brad Duguid")
+        RoleFactory(person=self.person, jurisdiction=self.ontario, title="Minister of Training",
+                    start=datetime.date(2013, 2, 11))
+        self.meeting.participants.add(self.person)
+        self.meeting.sources.add(self.source)
+        self.size = 0
+
+    def grow(self, n):
+        for i in range(self.size, self.size + n):
+            jurisdiction = JurisdictionFactory()
+            speaker = PersonFactory(name=f"Speaker {i}")
+            RoleFactory(person=speaker, jurisdiction=jurisdiction, title="Minister of Advanced Education")
+            self.meeting.participants.add(speaker)
+            self.meeting.jurisdictions.add(jurisdiction)
+            self.meeting.sources.add(SourceFactory())
+            for who, on_behalf_of in ((speaker, jurisdiction), (self.person, self.ontario)):
+                StatementFactory(negotiation=self.negotiation, speaker=who, jurisdiction=on_behalf_of,
+                                 source=self.source, meeting=self.meeting, quote=f"On the job grant, point {i}.")
+            position = PositionFactory(negotiation=self.negotiation, jurisdiction=jurisdiction,
+                                       triggered_by_meeting=self.meeting)
+            position.sources.add(self.source)
+            offer = OfferFactory(negotiation=self.negotiation, meeting=self.meeting, tabled_by=[jurisdiction],
+                                 title=f"Grant offer {i}")
+            offer.sources.add(self.source)
+            MeetingFactory(negotiation=self.negotiation, jurisdictions=[jurisdiction])
+        self.size += n
+        return self
+
+
+def position_data(rec, **overrides):
+    """What the position form posts for a position of Ontario's in `rec` (a Record), with `overrides`."""
+    data = {
+        "negotiation": rec.negotiation.slug, "jurisdiction": "ON", "as_of": "2014-01-29", "date_precision": "day",
+        "stance": "conditional", "summary": "Will sign if the LMA is spared.", "conditions": "Keep the LMA whole.",
+        "triggered_by_meeting": rec.meeting.slug,
+    }
+    return data | overrides

@@ -1,9 +1,11 @@
 """Data for the offer tests: the 13 real provinces and territories, Ottawa, the LMA, Budget 2013, and users.
 
-Used by tests/integration/test_offer_*.py, test_preview.py and tests/browser/test_offer_browser.py.
+Used by tests/integration/test_offer_*.py, test_preview.py and tests/browser/test_offer_browser.py; the preview's
+address and its national column (PREVIEW_URL, national) by test_preview.py and test_daily_money.py.
 """
 
 import datetime
+import re
 from decimal import Decimal
 
 from django.contrib.auth.models import Permission
@@ -16,6 +18,8 @@ from tests.factories import (
     UserFactory,
 )
 from tests.shared import CANADA_POPULATION, PT_CODES, PTS
+
+PREVIEW_URL = "/grants/preview"  # the live fiscal preview (grants:preview), which the offer form posts to
 
 
 def make_reference():
@@ -92,3 +96,10 @@ DECEMBER_TERMS = {
     "federal_amount": "10000", "provincial_amount": "0", "employer_amount": "5000",
     "federal_LMA": "5000", "federal_LMDA": "5000", "provincial_PT_OWN": "", "shortfall_liability": "province",
 }
+
+
+def national(response) -> dict[str, str]:
+    """The national column of the preview: line name -> the figure shown."""
+    html = response.content.decode()
+    return dict(re.findall(r'<tr data-line="(\w+)"[^>]*>\s*<th scope="row">[^<]*</th>\s*<td class="num">([^<]*)</td>',
+                           html))

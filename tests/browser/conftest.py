@@ -4,11 +4,14 @@ Screenshots land in test-artifacts/ (ignored by git). Every page fixture fails i
 test when the browser console reports an error.
 """
 
+import datetime
 import os
 import shutil
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from django.core.management import get_commands
 
 from tests.dataset import load_cjg
 
@@ -97,6 +100,17 @@ def screenshot():
 
 
 @pytest.fixture
+def no_favicon():
+    """Call it with a page: the page's request for /favicon.ico is answered with a 204, so that a 404 for it
+    never counts as a console error."""
+
+    def route(page):
+        page.route("**/favicon.ico", lambda route: route.fulfill(status=204))
+
+    return route
+
+
+@pytest.fixture
 def cjg_data(transactional_db):
     """The Canada Job Grant data set, as the real command loads it (tests.dataset)."""
     load_cjg()
@@ -120,3 +134,48 @@ def editor_login(transactional_db, live_server):
         page.wait_for_load_state("networkidle")
 
     return login
+
+
+def _fiscal_factory_data():
+    """The four offers' shapes and the real reference data, for fiscal_data when `load_cjg` is not there."""
+    from negotiations.models import Jurisdiction, Offer, PhaseInStep
+    from tests.factories import JurisdictionFactory, NegotiationFactory, OfferFactory, ProgramEnvelopeFactory
+    from tests.shared import PTS
+
+    D = datetime.date
+    canada = JurisdictionFactory(code="CA", kind=Jurisdiction.Kind.FEDERAL, order=0, name_en="Government of Canada",
+                                 population=35158304)
+    for order, (code, name, _kind, population) in enumerate(PTS, start=1):
+        JurisdictionFactory(code=code, name_en=name, order=order, population=population)
+    ProgramEnvelopeFactory(program="LMA", annual_amount=Decimal("500000000"))
+    ProgramEnvelopeFactory(program="LMDA", name_en="Labour Market Development Agreements",
+                           annual_amount=Decimal("1950000000"))
+    cjg = NegotiationFactory(slug="canada-job-grant", title="Canada Job Grant", started_on=D(2013, 3, 21))
+    budget = OfferFactory(negotiation=cjg, slug="budget-2013", title="Budget 2013", tabled_on=D(2013, 3, 21),
+                          tabled_by=[canada], status=Offer.Status.SUPERSEDED,
+                          assumptions="Ottawa's third comes out of the LMA; the provinces' third is new money.")
+    november = OfferFactory(negotiation=cjg, slug="federal-nov-2013", title="November 2013 flexibility",
+                            tabled_on=D(2013, 11, 8), tabled_by=[canada], responds_to=budget,
+                            employer_min_share=Decimal("0.15"), small_employer_gap_payer="provincial")
+    for year, fraction in (("2014-15", "0.25"), ("2015-16", "0.5"), ("2016-17", "0.75"), ("2017-18", "1")):
+        PhaseInStep.objects.create(offer=november, fiscal_year=year, fraction=Decimal(fraction))
+    OfferFactory(negotiation=cjg, slug="federal-dec-2013", title="The federal “Christmas Eve” offer",
+                 tabled_on=D(2013, 12, 24), tabled_by=[canada], responds_to=november,
+                 federal_amount=Decimal("10000"), provincial_amount=Decimal("0"),
+                 funding=[("federal", "LMA", 5000), ("federal", "LMDA", 5000)], shortfall_liability="province")
+
+
+@pytest.fixture
+def fiscal_data(request, transactional_db):
+    """The data the fiscal pages are drawn from: the data set (cjg_data), or the offers' shapes built by
+    factories when the `load_cjg` command is not there; the reference data read afresh before and after."""
+    from grants import selectors
+
+    selectors.forget_reference_data()
+    if "load_cjg" in get_commands():
+        request.getfixturevalue("cjg_data")
+    else:
+        _fiscal_factory_data()
+    selectors.forget_reference_data()
+    yield
+    selectors.forget_reference_data()

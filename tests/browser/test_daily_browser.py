@@ -6,11 +6,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_fiscal_browser import fiscal_data, no_favicon  # noqa: F401 (fixtures)
-
 
 @pytest.mark.parametrize("typed", ["85", "1.5", "-0.2"])
-def test_a_bad_participation_rate_lands_by_the_field_and_keeps_the_page(page, live_server, fiscal_data, typed):
+def test_a_bad_participation_rate_lands_by_the_field_and_keeps_the_page(page, live_server, fiscal_data, typed, no_favicon):
     no_favicon(page)
     page.goto(f"{live_server.url}/offers/federal-dec-2013/fiscal/")
     field = page.locator("input[name=participation]")
@@ -29,7 +27,7 @@ def test_a_bad_participation_rate_lands_by_the_field_and_keeps_the_page(page, li
     expect(field).not_to_have_attribute("aria-invalid", "true")
 
 
-def test_explaining_an_unknown_line_keeps_the_page(page, live_server, fiscal_data):
+def test_explaining_an_unknown_line_keeps_the_page(page, live_server, fiscal_data, no_favicon):
     no_favicon(page)
     page.goto(f"{live_server.url}/offers/budget-2013/fiscal/")
     page.evaluate("htmx.ajax('GET', '/offers/budget-2013/fiscal/explain?line=nonsense', '#explanation')")
@@ -37,7 +35,7 @@ def test_explaining_an_unknown_line_keeps_the_page(page, live_server, fiscal_dat
     expect(page.locator("#fiscal-table")).to_be_visible()
 
 
-def test_comparing_with_an_unknown_offer_keeps_the_page(page, live_server, fiscal_data):
+def test_comparing_with_an_unknown_offer_keeps_the_page(page, live_server, fiscal_data, no_favicon):
     no_favicon(page)
     page.goto(f"{live_server.url}/compare/")
     page.evaluate("htmx.ajax('GET', '/compare/?a=budget-2013&b=nope', '#compare-results')")
@@ -46,7 +44,7 @@ def test_comparing_with_an_unknown_offer_keeps_the_page(page, live_server, fisca
     expect(page.locator("header.site-header nav")).to_be_visible()
 
 
-def test_starting_from_an_existing_offer_never_erases_what_was_typed(page, live_server, fiscal_data, editor_login):
+def test_starting_from_an_existing_offer_never_erases_what_was_typed(page, live_server, fiscal_data, editor_login, no_favicon):
     no_favicon(page)
     editor_login(page)
     page.goto(f"{live_server.url}/offers/new")
@@ -76,7 +74,7 @@ def test_starting_from_an_existing_offer_never_erases_what_was_typed(page, live_
     expect(page.locator("#id_assumptions")).to_have_value("")
 
 
-def test_leaving_an_offer_form_with_unsaved_changes_warns(page, live_server, fiscal_data, editor_login):
+def test_leaving_an_offer_form_with_unsaved_changes_warns(page, live_server, fiscal_data, editor_login, no_favicon):
     no_favicon(page)
     editor_login(page)
     page.goto(f"{live_server.url}/offers/new")
@@ -90,7 +88,7 @@ def test_leaving_an_offer_form_with_unsaved_changes_warns(page, live_server, fis
 
 
 @pytest.mark.parametrize("typed", ["$300 million", "300 000 000 $", "300M"])
-def test_money_typed_as_people_write_it_reaches_the_preview(page, live_server, fiscal_data, editor_login, typed):
+def test_money_typed_as_people_write_it_reaches_the_preview(page, live_server, fiscal_data, editor_login, typed, no_favicon):
     no_favicon(page)
     editor_login(page)
     page.goto(f"{live_server.url}/offers/new?from=budget-2013")
@@ -100,7 +98,7 @@ def test_money_typed_as_people_write_it_reaches_the_preview(page, live_server, f
     expect(page.locator(".preview-panel tr[data-line=trainees] td.num").first).to_have_text("60,000")
 
 
-def test_a_bad_amount_in_the_form_says_what_was_wrong(page, live_server, fiscal_data, editor_login):
+def test_a_bad_amount_in_the_form_says_what_was_wrong(page, live_server, fiscal_data, editor_login, no_favicon):
     no_favicon(page)
     editor_login(page)
     page.goto(f"{live_server.url}/offers/new?from=budget-2013")
@@ -127,7 +125,7 @@ def frames_fit(page) -> list:
 @pytest.mark.parametrize("url", ["/offers/federal-dec-2013/", "/offers/federal-dec-2013/fiscal/",
                                  "/compare/?a=budget-2013&b=federal-dec-2013", "/compare/?a=status-quo&b=budget-2013",
                                  "/compare/?a=federal-dec-2013&b=pt-counter-jan-2014"])
-def test_key_columns_are_in_view_at_1280(page, live_server, fiscal_data, url, prefix):
+def test_key_columns_are_in_view_at_1280(page, live_server, fiscal_data, url, prefix, no_favicon):
     no_favicon(page)
     page.goto(live_server.url + prefix + url)
     page.evaluate("document.querySelectorAll('details.compare-jurisdiction').forEach(d => d.open = true)")
@@ -143,7 +141,7 @@ def test_key_columns_are_in_view_at_1280(page, live_server, fiscal_data, url, pr
 @pytest.mark.parametrize("url", ["/offers/federal-dec-2013/", "/offers/federal-dec-2013/fiscal/",
                                  "/compare/?a=budget-2013&b=federal-dec-2013", "/", "/stances/"])
 def test_at_phone_width_the_page_fits_and_wide_tables_scroll_in_a_labelled_frame(phone_page, live_server,
-                                                                                 fiscal_data, url):
+                                                                                 fiscal_data, url, no_favicon):
     no_favicon(phone_page)
     phone_page.goto(live_server.url + url)
     phone_page.wait_for_timeout(300)
@@ -154,7 +152,8 @@ def test_at_phone_width_the_page_fits_and_wide_tables_scroll_in_a_labelled_frame
 
 
 @pytest.mark.parametrize("prefix", ["", "/fr"])
-def test_at_phone_width_who_would_sign_reads_as_one_block_per_government(phone_page, live_server, fiscal_data, prefix):
+def test_at_phone_width_who_would_sign_reads_as_one_block_per_government(phone_page, live_server, fiscal_data, prefix,
+                                                                         no_favicon):
     no_favicon(phone_page)
     phone_page.goto(f"{live_server.url}{prefix}/offers/federal-nov-2013/")
     rows = phone_page.locator(".verdict-table tbody tr")
@@ -167,7 +166,7 @@ def test_at_phone_width_who_would_sign_reads_as_one_block_per_government(phone_p
     assert phone_page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
-def test_the_phone_menu_is_a_button_and_the_matrix_opens_on_the_latest_months(phone_page, live_server, fiscal_data):
+def test_the_phone_menu_is_a_button_and_the_matrix_opens_on_the_latest_months(phone_page, live_server, fiscal_data, no_favicon):
     no_favicon(phone_page)
     phone_page.goto(live_server.url + "/stances/")
     toggle = phone_page.locator(".menu-toggle")
@@ -186,7 +185,7 @@ def test_the_phone_menu_is_a_button_and_the_matrix_opens_on_the_latest_months(ph
     assert cut == []
 
 
-def test_an_impossible_date_range_on_a_timeline_says_so(page, live_server, fiscal_data):
+def test_an_impossible_date_range_on_a_timeline_says_so(page, live_server, fiscal_data, no_favicon):
     no_favicon(page)
     page.goto(f"{live_server.url}/jurisdictions/ON/")
     page.fill("input[name=date_from]", "2014-01-01")
@@ -201,7 +200,7 @@ LONG_TITLE = "Provinces and territories hold out for more flexibility and ready 
 
 @pytest.mark.parametrize("width", [1280, 390])
 def test_a_long_source_title_is_read_whole_and_kept_through_a_refused_save(page, live_server, fiscal_data,
-                                                                          editor_login, width):
+                                                                          editor_login, width, no_favicon):
     """Sources are boxes to tick whose labels wrap: a select cut this title off at its edge (issue 16.9)."""
     no_favicon(page)
     editor_login(page)
@@ -253,7 +252,7 @@ CUT_SELECTS = """() => {
 
 
 @pytest.mark.parametrize("prefix", ["", "/fr"])
-def test_no_select_cuts_its_choice_at_1280(page, live_server, fiscal_data, editor_login, prefix):
+def test_no_select_cuts_its_choice_at_1280(page, live_server, fiscal_data, editor_login, prefix, no_favicon):
     """Issue 16.9: the forms' and filters' selects show their chosen text whole, in both languages."""
     no_favicon(page)
     editor_login(page)
@@ -265,7 +264,8 @@ def test_no_select_cuts_its_choice_at_1280(page, live_server, fiscal_data, edito
 
 
 @pytest.mark.parametrize("width", [1000, 1100])
-def test_the_offer_form_beside_its_preview_keeps_its_fields_whole(page, live_server, fiscal_data, editor_login, width):
+def test_the_offer_form_beside_its_preview_keeps_its_fields_whole(page, live_server, fiscal_data, editor_login, width,
+                                                                  no_favicon):
     """Between phone and 1280 px: the form never runs under the preview beside it, and every select of the
     form, the basis of each term's opened, shows its chosen text whole."""
     no_favicon(page)

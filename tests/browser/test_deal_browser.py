@@ -10,15 +10,11 @@ from grants import selectors
 SCENARIO = "Quebec out, no clawback"
 
 
-def no_favicon(page):
-    page.route("**/favicon.ico", lambda route: route.fulfill(status=204))
-
-
 def verdicts(page):
     return page.locator("#fiscal-preview .preview-verdicts")
 
 
-def test_the_preview_says_who_would_sign_as_the_analyst_types(page, live_server, cjg_data, editor_login, screenshot):
+def test_the_preview_says_who_would_sign_as_the_analyst_types(page, live_server, cjg_data, editor_login, screenshot, no_favicon):
     selectors.forget_reference_data()
     no_favicon(page)
     editor_login(page)
@@ -43,7 +39,7 @@ def test_the_preview_says_who_would_sign_as_the_analyst_types(page, live_server,
     expect(verdicts(page)).to_contain_text("Who would sign: 1 of 13")
 
 
-def test_a_scenario_saved_never_reaches_the_record(page, live_server, cjg_data, editor_login, screenshot):
+def test_a_scenario_saved_never_reaches_the_record(page, live_server, cjg_data, editor_login, screenshot, no_favicon):
     selectors.forget_reference_data()
     no_favicon(page)
     editor_login(page)

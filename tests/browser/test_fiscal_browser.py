@@ -1,55 +1,8 @@
 """The fiscal pages in a real browser: scenario changes in place, explanations, the comparison, a phone."""
 
-import datetime
 import re
-from decimal import Decimal
 
-import pytest
-from django.core.management import get_commands
 from playwright.sync_api import expect
-
-from grants import selectors
-from negotiations.models import Jurisdiction, Offer, PhaseInStep
-from tests.factories import JurisdictionFactory, NegotiationFactory, OfferFactory, ProgramEnvelopeFactory
-from tests.shared import PTS
-
-D = datetime.date
-
-
-def build_factory_data():
-    """The four offers' shapes and the real reference data, for when `load_cjg` is not there."""
-    canada = JurisdictionFactory(code="CA", kind=Jurisdiction.Kind.FEDERAL, order=0, name_en="Government of Canada",
-                                 population=35158304)
-    for order, (code, name, _kind, population) in enumerate(PTS, start=1):
-        JurisdictionFactory(code=code, name_en=name, order=order, population=population)
-    ProgramEnvelopeFactory(program="LMA", annual_amount=Decimal("500000000"))
-    ProgramEnvelopeFactory(program="LMDA", name_en="Labour Market Development Agreements",
-                           annual_amount=Decimal("1950000000"))
-    cjg = NegotiationFactory(slug="canada-job-grant", title="Canada Job Grant", started_on=D(2013, 3, 21))
-    budget = OfferFactory(negotiation=cjg, slug="budget-2013", title="Budget 2013", tabled_on=D(2013, 3, 21),
-                          tabled_by=[canada], status=Offer.Status.SUPERSEDED,
-                          assumptions="Ottawa's third comes out of the LMA; the provinces' third is new money.")
-    november = OfferFactory(negotiation=cjg, slug="federal-nov-2013", title="November 2013 flexibility",
-                            tabled_on=D(2013, 11, 8), tabled_by=[canada], responds_to=budget,
-                            employer_min_share=Decimal("0.15"), small_employer_gap_payer="provincial")
-    for year, fraction in (("2014-15", "0.25"), ("2015-16", "0.5"), ("2016-17", "0.75"), ("2017-18", "1")):
-        PhaseInStep.objects.create(offer=november, fiscal_year=year, fraction=Decimal(fraction))
-    OfferFactory(negotiation=cjg, slug="federal-dec-2013", title="The federal “Christmas Eve” offer",
-                 tabled_on=D(2013, 12, 24), tabled_by=[canada], responds_to=november,
-                 federal_amount=Decimal("10000"), provincial_amount=Decimal("0"),
-                 funding=[("federal", "LMA", 5000), ("federal", "LMDA", 5000)], shortfall_liability="province")
-
-
-@pytest.fixture
-def fiscal_data(request, transactional_db):
-    selectors.forget_reference_data()
-    if "load_cjg" in get_commands():
-        request.getfixturevalue("cjg_data")
-    else:
-        build_factory_data()
-    selectors.forget_reference_data()
-    yield
-    selectors.forget_reference_data()
 
 
 def chart_drawn(page, data_id: str, timeout_ms: int = 5000) -> bool:
@@ -63,12 +16,7 @@ def chart_drawn(page, data_id: str, timeout_ms: int = 5000) -> bool:
     return False
 
 
-def no_favicon(page):
-    """The site has no favicon yet; Chromium's 404 for it would count as a console error."""
-    page.route("**/favicon.ico", lambda route: route.fulfill(status=204))
-
-
-def test_change_the_scenario_in_place_and_explain_a_number(page, live_server, fiscal_data, screenshot):
+def test_change_the_scenario_in_place_and_explain_a_number(page, live_server, fiscal_data, screenshot, no_favicon):
     no_favicon(page)
     page.goto(f"{live_server.url}/offers/budget-2013/fiscal/")
     expect(page.locator("#card-trainees .figure")).to_have_text("60,000")
@@ -104,7 +52,7 @@ def test_change_the_scenario_in_place_and_explain_a_number(page, live_server, fi
     expect(page.locator("#explanation")).to_contain_text("per-trainee draw on LMA")
 
 
-def test_an_invalid_participation_shows_its_message_in_place(browser, live_server, fiscal_data):
+def test_an_invalid_participation_shows_its_message_in_place(browser, live_server, fiscal_data, no_favicon):
     """The refusal is swapped in place (a 200 with X-Refused: 400), with no console error."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
@@ -131,7 +79,7 @@ def test_an_invalid_participation_shows_its_message_in_place(browser, live_serve
     assert errors == [], errors
 
 
-def test_phase_in_year_select(page, live_server, fiscal_data, screenshot):
+def test_phase_in_year_select(page, live_server, fiscal_data, screenshot, no_favicon):
     no_favicon(page)
     page.goto(f"{live_server.url}/offers/federal-nov-2013/fiscal/")
     expect(page.locator("#years-table tbody tr")).to_have_count(4)
@@ -142,7 +90,7 @@ def test_phase_in_year_select(page, live_server, fiscal_data, screenshot):
     screenshot(page, "fiscal-phase-in-1280")
 
 
-def test_compare_two_offers(page, live_server, fiscal_data, screenshot):
+def test_compare_two_offers(page, live_server, fiscal_data, screenshot, no_favicon):
     no_favicon(page)
     page.goto(f"{live_server.url}/compare/?a=budget-2013&b=federal-dec-2013")
     federal = page.locator("#compare-national tr[data-line=federal_cost] td")

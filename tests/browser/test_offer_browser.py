@@ -25,11 +25,6 @@ def offer_data(request, transactional_db):
     selectors.forget_reference_data()
 
 
-def no_favicon(page):
-    """The site serves no favicon yet; keep Chromium's request for one out of the console errors."""
-    page.route("**/favicon.ico", lambda route: route.fulfill(status=204))
-
-
 def preview(page):
     return page.locator("#fiscal-preview")
 
@@ -81,7 +76,7 @@ def log_the_new_offer(page, live_server):
     return page.url
 
 
-def test_log_an_offer_watching_its_fiscal_effect(page, live_server, offer_data, editor_login, screenshot):
+def test_log_an_offer_watching_its_fiscal_effect(page, live_server, offer_data, editor_login, screenshot, no_favicon):
     no_favicon(page)
     editor_login(page)
     previews = []  # the bodies the page posts to the preview
@@ -104,7 +99,7 @@ def test_log_an_offer_watching_its_fiscal_effect(page, live_server, offer_data, 
     assert offer_url
 
 
-def test_the_new_offer_is_on_the_tabling_government_s_timeline(page, live_server, offer_data, editor_login):
+def test_the_new_offer_is_on_the_tabling_government_s_timeline(page, live_server, offer_data, editor_login, no_favicon):
     no_favicon(page)
     editor_login(page)
     log_the_new_offer(page, live_server)
@@ -112,7 +107,7 @@ def test_the_new_offer_is_on_the_tabling_government_s_timeline(page, live_server
     expect(page.get_by_role("link", name=NEW_TITLE)).to_be_visible()
 
 
-def test_the_offer_pages_on_a_phone(phone_page, live_server, offer_data, editor_login, screenshot):
+def test_the_offer_pages_on_a_phone(phone_page, live_server, offer_data, editor_login, screenshot, no_favicon):
     page = phone_page
     no_favicon(page)
     editor_login(page)
@@ -130,7 +125,7 @@ def test_the_offer_pages_on_a_phone(phone_page, live_server, offer_data, editor_
     screenshot(page, "offer-page-390")
 
 
-def test_choosing_another_negotiation_lists_its_offers_and_meetings(page, live_server, offer_data, editor_login):
+def test_choosing_another_negotiation_lists_its_offers_and_meetings(page, live_server, offer_data, editor_login, no_favicon):
     from tests.factories import MeetingFactory, NegotiationFactory, OfferFactory
 
     other = NegotiationFactory(slug="other-talks", title="Other talks")
@@ -155,7 +150,7 @@ def test_choosing_another_negotiation_lists_its_offers_and_meetings(page, live_s
 
 
 def test_while_the_terms_do_not_add_up_the_last_figures_stay_greyed_under_the_problem(
-        page, live_server, offer_data, editor_login):
+        page, live_server, offer_data, editor_login, no_favicon):
     # Issue 16.5: the preview no longer vanishes; the last good figures stay, out of date, below the problem.
     no_favicon(page)
     editor_login(page)

@@ -90,11 +90,6 @@ def timeline_data(request, transactional_db):
         build_factory_data()
 
 
-def no_favicon(page):
-    """The site serves no favicon yet; keep Chromium's request for one out of the console errors."""
-    page.route("**/favicon.ico", lambda route: route.fulfill(status=204))
-
-
 def events(page):
     return page.locator("#timeline ol.timeline > li:not(.load-more)")
 
@@ -104,7 +99,7 @@ def kinds_shown(page):
     return {re.search(r"kind-(\w+)", name)[1] for name in classes}
 
 
-def test_filter_the_timeline_in_place_and_go_back(page, live_server, timeline_data, screenshot):
+def test_filter_the_timeline_in_place_and_go_back(page, live_server, timeline_data, screenshot, no_favicon):
     no_favicon(page)
     page.goto(f"{live_server.url}/jurisdictions/ON/")
     expect(page.locator("h1")).to_have_text("Ontario")
@@ -135,7 +130,7 @@ def test_filter_the_timeline_in_place_and_go_back(page, live_server, timeline_da
     screenshot(page, "timeline-1280")
 
 
-def test_matrix_cell_opens_its_evidence_in_the_side_panel(page, live_server, timeline_data, screenshot):
+def test_matrix_cell_opens_its_evidence_in_the_side_panel(page, live_server, timeline_data, screenshot, no_favicon):
     no_favicon(page)
     page.goto(f"{live_server.url}/negotiations/canada-job-grant/stances")
     rows = page.locator("table.matrix tbody tr")
@@ -159,7 +154,7 @@ def test_matrix_cell_opens_its_evidence_in_the_side_panel(page, live_server, tim
     screenshot(page, "stances-1280")
 
 
-def test_pages_fit_a_phone(phone_page, live_server, timeline_data, screenshot):
+def test_pages_fit_a_phone(phone_page, live_server, timeline_data, screenshot, no_favicon):
     no_favicon(phone_page)
     phone_page.goto(f"{live_server.url}/jurisdictions/ON/")
     assert phone_page.evaluate("document.documentElement.scrollWidth") <= 390, "the timeline scrolls sideways"

@@ -5,34 +5,18 @@ from django.urls import reverse
 
 from negotiations.models import Offer, Position
 from tests import factories as f
-from tests.admin_posts import empty_inlines
+from tests.admin_posts import empty_inlines, position_change
 
 pytestmark = pytest.mark.django_db
-
-
-def position_data(position, **changes):
-    data = {
-        "negotiation": position.negotiation_id,
-        "jurisdiction": position.jurisdiction_id,
-        "as_of": position.as_of.isoformat(),
-        "date_precision": position.date_precision,
-        "stance": position.stance,
-        "summary_en": position.summary,  # the admin edits both languages (modeltranslation)
-        "conditions_en": position.conditions,
-        "seen_version": position.version,
-        **empty_inlines(Position),
-    }
-    data.update(changes)
-    return data
 
 
 def test_stale_position_edit_is_refused_and_keeps_the_input(admin_client):
     position = f.PositionFactory(summary="Opposes the grant.")
     url = reverse("admin:negotiations_position_change", args=[position.pk])
-    opened = position_data(position, summary_en="My careful rewording.")
+    opened = position_change(position, summary_en="My careful rewording.")
 
     # Someone else saves first.
-    response = admin_client.post(url, position_data(position, summary_en="Their change."))
+    response = admin_client.post(url, position_change(position, summary_en="Their change."))
     assert response.status_code == 302
     assert Position.objects.get(pk=position.pk).version == 2
 

@@ -28,7 +28,6 @@ from tests.dataset import load_cjg
 from tests.factories import (
     JurisdictionFactory,
     MeetingFactory,
-    NegotiationFactory,
     OfferFactory,
     PersonFactory,
     PositionFactory,
@@ -92,22 +91,17 @@ def canada():
 
 
 @pytest.fixture
-def cjg():
-    return NegotiationFactory(slug="canada-job-grant", title="Canada Job Grant")
-
-
-@pytest.fixture
-def budget_2013(canada, cjg):
+def budget_2013(canada, empty_cjg):
     """Budget 2013 (FISCAL_MODEL.md): 5,000 federal from the LMA + 5,000 provincial new money + 5,000 employer."""
-    return OfferFactory(slug="budget-2013", title="Budget 2013", negotiation=cjg, tabled_on=D(2013, 3, 21),
+    return OfferFactory(slug="budget-2013", title="Budget 2013", negotiation=empty_cjg, tabled_on=D(2013, 3, 21),
                         tabled_by=[canada], status="superseded", assumptions="As the budget set out.")
 
 
 @pytest.fixture
-def federal_dec_2013(canada, cjg, budget_2013):
+def federal_dec_2013(canada, empty_cjg, budget_2013):
     """December 2013: 10,000 federal (5,000 LMA + 5,000 LMDA), 0 provincial, P/Ts liable for the shortfall."""
     return OfferFactory(
-        slug="federal-dec-2013", title="The Christmas Eve offer", negotiation=cjg, tabled_on=D(2013, 12, 24),
+        slug="federal-dec-2013", title="The Christmas Eve offer", negotiation=empty_cjg, tabled_on=D(2013, 12, 24),
         tabled_by=[canada], responds_to=budget_2013,
         federal_amount=Decimal("10000"), provincial_amount=Decimal("0"), employer_amount=Decimal("5000"),
         funding=[("federal", "LMA", Decimal("5000")), ("federal", "LMDA", Decimal("5000"))],
@@ -162,7 +156,7 @@ def test_limit_and_offset_page_through_the_list_and_count_stays_the_total(client
     assert len(get(client, "/api/jurisdictions", limit=1)["items"]) == 1
 
 
-def test_default_page_is_100_items(client, cjg):
+def test_default_page_is_100_items(client, empty_cjg):
     for n in range(101):
         PersonFactory(name=f"Person {n:03}")
     body = get(client, "/api/people")
@@ -298,8 +292,8 @@ def test_fiscal_effect_follows_the_phase_in(client, budget_2013):
     assert full["assumptions"]["fiscal_year"] == "2015-16" and full["national"]["trainees"] == 60_000
 
 
-def test_offer_whose_stored_terms_do_not_add_up_is_a_409_naming_the_field(client, canada, cjg):
-    OfferFactory(slug="broken", negotiation=cjg, funding=[("federal", "LMA", Decimal("4000")),
+def test_offer_whose_stored_terms_do_not_add_up_is_a_409_naming_the_field(client, canada, empty_cjg):
+    OfferFactory(slug="broken", negotiation=empty_cjg, funding=[("federal", "LMA", Decimal("4000")),
                                                           ("provincial", "PT_OWN", Decimal("5000"))])
 
     body = get(client, "/api/offers/broken/fiscal-effect", expect=409)
@@ -342,11 +336,11 @@ def test_compare_with_an_unknown_offer_is_404(client, budget_2013):
 # --- The record ----------------------------------------------------------------------------------
 
 
-def test_timeline_is_newest_first_paginated_with_absolute_urls(client, canada, cjg, budget_2013):
+def test_timeline_is_newest_first_paginated_with_absolute_urls(client, canada, empty_cjg, budget_2013):
     ontario = Jurisdiction.objects.get(code="ON")
-    PositionFactory(negotiation=cjg, jurisdiction=ontario, as_of=D(2013, 7, 25), date_precision="month")
-    StatementFactory(negotiation=cjg, jurisdiction=ontario, date=D(2014, 1, 29))
-    MeetingFactory(negotiation=cjg, date=D(2013, 11, 8), jurisdictions=[ontario], title="Toronto meeting")
+    PositionFactory(negotiation=empty_cjg, jurisdiction=ontario, as_of=D(2013, 7, 25), date_precision="month")
+    StatementFactory(negotiation=empty_cjg, jurisdiction=ontario, date=D(2014, 1, 29))
+    MeetingFactory(negotiation=empty_cjg, date=D(2013, 11, 8), jurisdictions=[ontario], title="Toronto meeting")
 
     body = get(client, "/api/jurisdictions/ON/timeline")
 
@@ -383,8 +377,8 @@ def test_people_with_their_roles(client, canada):
     ]}]}
 
 
-def test_meetings_with_the_codes_present(client, canada, cjg):
-    MeetingFactory(slug="fpt-2013-11-08", title="FPT ministers", negotiation=cjg, date=D(2013, 11, 8),
+def test_meetings_with_the_codes_present(client, canada, empty_cjg):
+    MeetingFactory(slug="fpt-2013-11-08", title="FPT ministers", negotiation=empty_cjg, date=D(2013, 11, 8),
                    date_precision="day", location="Toronto",
                    jurisdictions=list(Jurisdiction.objects.filter(code__in=["CA", "ON", "QC"])))
 
@@ -398,15 +392,15 @@ def test_meetings_with_the_codes_present(client, canada, cjg):
 
 
 @pytest.fixture
-def statements(canada, cjg):
+def statements(canada, empty_cjg):
     ontario, quebec = Jurisdiction.objects.get(code="ON"), Jurisdiction.objects.get(code="QC")
     duguid = PersonFactory(name="Brad Duguid", slug="brad-duguid")
     source = SourceFactory(outlet="The Canadian Press", title="Provinces counter", url="https://example.org/cp")
-    StatementFactory(negotiation=cjg, speaker=duguid, jurisdiction=ontario, date=D(2014, 1, 29),
+    StatementFactory(negotiation=empty_cjg, speaker=duguid, jurisdiction=ontario, date=D(2014, 1, 29),
                      quote="We have put forward a proposal.", source=source)
-    StatementFactory(negotiation=cjg, jurisdiction=quebec, date=D(2013, 11, 8), language="fr",
+    StatementFactory(negotiation=empty_cjg, jurisdiction=quebec, date=D(2013, 11, 8), language="fr",
                      quote="Le Québec veut se retirer.", date_precision="month")
-    StatementFactory(negotiation=cjg, speaker=duguid, jurisdiction=ontario, date=D(2014, 2, 1),
+    StatementFactory(negotiation=empty_cjg, speaker=duguid, jurisdiction=ontario, date=D(2014, 2, 1),
                      quote="Misquoted.", retracted=True)
 
 
@@ -433,8 +427,8 @@ def test_statements_filter_by_jurisdiction_and_speaker_slug_or_name(client, stat
     assert body["detail"].startswith("jurisdiction:")
 
 
-def test_positions_shape(client, canada, cjg):
-    PositionFactory(negotiation=cjg, jurisdiction=Jurisdiction.objects.get(code="QC"), as_of=D(2013, 7, 25),
+def test_positions_shape(client, canada, empty_cjg):
+    PositionFactory(negotiation=empty_cjg, jurisdiction=Jurisdiction.objects.get(code="QC"), as_of=D(2013, 7, 25),
                     stance=Stance.OPTS_OUT, summary="Wants out with compensation.", date_precision="approximate")
 
     body = get(client, "/api/positions")
@@ -446,10 +440,10 @@ def test_positions_shape(client, canada, cjg):
     assert get(client, "/api/positions", jurisdiction="ON")["count"] == 0
 
 
-def test_positions_give_their_checkable_conditions_and_evidence(client, canada, cjg):
+def test_positions_give_their_checkable_conditions_and_evidence(client, canada, empty_cjg):
     quebec = Jurisdiction.objects.get(code="QC")
-    said = StatementFactory(negotiation=cjg, jurisdiction=quebec, ref="maltais-renew-lma")
-    position = PositionFactory(negotiation=cjg, jurisdiction=quebec, as_of=D(2013, 11, 8))
+    said = StatementFactory(negotiation=empty_cjg, jurisdiction=quebec, ref="maltais-renew-lma")
+    position = PositionFactory(negotiation=empty_cjg, jurisdiction=quebec, as_of=D(2013, 11, 8))
     position.evidence.add(said)
     Condition.objects.create(position=position, order=0, term="sources.federal.LMA", operator="eq", value="0",
                              text="Renewal of the LMA as it stands.", statement=said)
@@ -582,16 +576,16 @@ def grow(size, *, canada, negotiation):
     "/api/offers/budget-2013/fiscal-effect",
     "/api/offers/budget-2013/compare/budget-2013",
 ])
-def test_query_count_does_not_grow_with_the_data(client, budget_2013, canada, cjg, url):
+def test_query_count_does_not_grow_with_the_data(client, budget_2013, canada, empty_cjg, url):
     def queries():
         forget_reference_data()
         with CaptureQueriesContext(connection) as context:
             assert client.get(url).status_code == 200
         return len(context)
 
-    grow(3, canada=canada, negotiation=cjg)
+    grow(3, canada=canada, negotiation=empty_cjg)
     small = queries()
-    grow(12, canada=canada, negotiation=cjg)
+    grow(12, canada=canada, negotiation=empty_cjg)
     large = queries()
 
     assert small == large <= MAX_QUERIES

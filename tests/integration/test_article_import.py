@@ -45,7 +45,7 @@ def negotiation():
 
 
 @pytest.fixture
-def editor():
+def importer():
     user = UserFactory(username="importer")
     user.user_permissions.set(Permission.objects.filter(content_type__app_label="negotiations"))
     return user
@@ -97,58 +97,58 @@ def test_seed_articles_propose_the_data_sets_quotes(negotiation, capsys):
     assert Statement.objects.count() == 0 and Source.objects.count() == 0 and Person.objects.count() == 0
 
 
-def test_nothing_enters_the_record_before_commit_and_commit_writes_statements_with_history(negotiation, editor):
-    article_import, created = imports.article_import_create(actor=editor, data=LEDGER, negotiation=negotiation)
+def test_nothing_enters_the_record_before_commit_and_commit_writes_statements_with_history(negotiation, importer):
+    article_import, created = imports.article_import_create(actor=importer, data=LEDGER, negotiation=negotiation)
     assert created and article_import.proposals.count() == 6
     assert Statement.objects.count() == Source.objects.count() == Person.objects.count() == 0
-    accept_all(article_import, editor)
-    statements = imports.article_import_commit(actor=editor, article_import=article_import)
+    accept_all(article_import, importer)
+    statements = imports.article_import_commit(actor=importer, article_import=article_import)
     assert len(statements) == 6
     source = Source.objects.get()
     assert (source.outlet, source.title, source.published_on) == (
         "Prairie Ledger", "Ministers spar over apprenticeship fund", datetime.date(2015, 3, 5))
     assert {s.source_id for s in statements} == {source.pk}
     assert Person.objects.filter(name="Rowan Feild", roles__jurisdiction__code="SK").exists()
-    assert all(s.history.first().history_user == editor for s in statements)
+    assert all(s.history.first().history_user == importer for s in statements)
     article_import.refresh_from_db()
     assert article_import.status == ArticleImport.Status.COMMITTED
     with pytest.raises(imports.ImportAlreadyCommitted):
-        imports.article_import_commit(actor=editor, article_import=article_import)
+        imports.article_import_commit(actor=importer, article_import=article_import)
 
 
-def test_a_half_reviewed_import_commits_what_is_accepted_and_can_be_resumed(negotiation, editor):
-    article_import, _ = imports.article_import_create(actor=editor, data=LEDGER, negotiation=negotiation)
+def test_a_half_reviewed_import_commits_what_is_accepted_and_can_be_resumed(negotiation, importer):
+    article_import, _ = imports.article_import_create(actor=importer, data=LEDGER, negotiation=negotiation)
     first, second, *rest = article_import.proposals.all()
-    imports.proposal_decide(actor=editor, proposal=first, decision=ProposedStatement.Decision.ACCEPTED)
-    imports.proposal_decide(actor=editor, proposal=second, decision=ProposedStatement.Decision.REJECTED)
-    assert len(imports.article_import_commit(actor=editor, article_import=article_import)) == 1
+    imports.proposal_decide(actor=importer, proposal=first, decision=ProposedStatement.Decision.ACCEPTED)
+    imports.proposal_decide(actor=importer, proposal=second, decision=ProposedStatement.Decision.REJECTED)
+    assert len(imports.article_import_commit(actor=importer, article_import=article_import)) == 1
     article_import.refresh_from_db()
     assert article_import.status == ArticleImport.Status.REVIEWING  # four still to review
     for proposal in rest:
-        imports.proposal_decide(actor=editor, proposal=proposal, decision=ProposedStatement.Decision.ACCEPTED)
-    assert len(imports.article_import_commit(actor=editor, article_import=article_import)) == 4
+        imports.proposal_decide(actor=importer, proposal=proposal, decision=ProposedStatement.Decision.ACCEPTED)
+    assert len(imports.article_import_commit(actor=importer, article_import=article_import)) == 4
     assert Source.objects.count() == 1 and Statement.objects.count() == 5
 
 
-def test_commit_refuses_whole_when_something_is_missing(negotiation, editor):
+def test_commit_refuses_whole_when_something_is_missing(negotiation, importer):
     article_import, _ = imports.article_import_create(
-        actor=editor, data=(ARTICLES / "montreal_utf8.txt").read_bytes(), negotiation=negotiation)
-    accept_all(article_import, editor)  # no outlet, no date: nothing can be written
+        actor=importer, data=(ARTICLES / "montreal_utf8.txt").read_bytes(), negotiation=negotiation)
+    accept_all(article_import, importer)  # no outlet, no date: nothing can be written
     with pytest.raises(Exception) as refused:
-        imports.article_import_commit(actor=editor, article_import=article_import)
+        imports.article_import_commit(actor=importer, article_import=article_import)
     assert "outlet" in str(refused.value) and "date" in str(refused.value)
     assert Statement.objects.count() == Source.objects.count() == Person.objects.count() == 0
 
 
-def test_reimport_finds_the_import_and_known_quotes_are_not_proposed_again(negotiation, editor):
-    article_import, _ = imports.article_import_create(actor=editor, data=LEDGER, negotiation=negotiation)
-    again, created = imports.article_import_create(actor=editor, data=LEDGER.replace(b"<p>", b"<p> "),
+def test_reimport_finds_the_import_and_known_quotes_are_not_proposed_again(negotiation, importer):
+    article_import, _ = imports.article_import_create(actor=importer, data=LEDGER, negotiation=negotiation)
+    again, created = imports.article_import_create(actor=importer, data=LEDGER.replace(b"<p>", b"<p> "),
                                                    negotiation=negotiation)
     assert not created and again.pk == article_import.pk
     feild = PersonFactory(name="Rowan Feild", slug="rowan-feild")
     StatementFactory(speaker=feild, quote="We will not sign a cheque we cannot cash.")
     other = LEDGER.replace(b"this week", b"this month")
-    fresh, created = imports.article_import_create(actor=editor, data=other, negotiation=negotiation)
+    fresh, created = imports.article_import_create(actor=importer, data=other, negotiation=negotiation)
     assert created
     quotes = [normalize_quote(p.quote) for p in fresh.proposals.all()]
     assert "we will not sign a cheque we cannot cash" not in quotes and len(quotes) == 5
@@ -198,10 +198,10 @@ def test_pages_need_the_statement_permission(client, negotiation):
     ({"text": ""}, {"file": ("a.bin", b"\x00\x01\x02\x00binary")}, "binary"),
     ({"text": ""}, {"file": ("big.txt", b"a" * 2_000_001)}, "larger than 2 MB"),
 ])
-def test_import_page_bad_input_keeps_the_form(client, negotiation, editor, post, files, field_message):
+def test_import_page_bad_input_keeps_the_form(client, negotiation, importer, post, files, field_message):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    client.force_login(editor)
+    client.force_login(importer)
     data = {"negotiation": negotiation.slug, "url": "https://example.org/a", **post}
     if files:
         name, (filename, content) = next(iter(files.items()))
@@ -213,8 +213,8 @@ def test_import_page_bad_input_keeps_the_form(client, negotiation, editor, post,
     assert ArticleImport.objects.count() == 0
 
 
-def test_review_page_marks_the_passage_and_htmx_decisions(client, negotiation, editor):
-    client.force_login(editor)
+def test_review_page_marks_the_passage_and_htmx_decisions(client, negotiation, importer):
+    client.force_login(importer)
     response = client.post("/imports/new", {"negotiation": negotiation.slug, "text": LEDGER.decode()})
     article_import = ArticleImport.objects.get()
     assert response["Location"] == f"/imports/{article_import.pk}/"
@@ -233,15 +233,15 @@ def test_review_page_marks_the_passage_and_htmx_decisions(client, negotiation, e
     assert proposal.decision in ("accepted", "edited") and proposal.speaker_name == "Rowan Feild"
 
 
-def test_review_page_query_count_does_not_grow_with_the_proposals(client, negotiation, editor):
+def test_review_page_query_count_does_not_grow_with_the_proposals(client, negotiation, importer):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    client.force_login(editor)
-    small, _ = imports.article_import_create(actor=editor, data=LEDGER, negotiation=negotiation)
+    client.force_login(importer)
+    small, _ = imports.article_import_create(actor=importer, data=LEDGER, negotiation=negotiation)
     longer = LEDGER.replace(b"</article>", (ARTICLES / "atlantic_cp1252.txt").read_text(encoding="cp1252")
                             .replace("\n\n", "</p><p>").encode() + b"</article>")
-    large, _ = imports.article_import_create(actor=editor, data=longer, negotiation=negotiation)
+    large, _ = imports.article_import_create(actor=importer, data=longer, negotiation=negotiation)
     assert large.proposals.count() > small.proposals.count() + 3
     counts = []
     for article_import in (small, large):
@@ -251,11 +251,11 @@ def test_review_page_query_count_does_not_grow_with_the_proposals(client, negoti
     assert counts[0] == counts[1]
 
 
-def test_commit_page_says_what_is_missing_and_writes_nothing(client, negotiation, editor):
-    client.force_login(editor)
+def test_commit_page_says_what_is_missing_and_writes_nothing(client, negotiation, importer):
+    client.force_login(importer)
     article_import, _ = imports.article_import_create(
-        actor=editor, data=(ARTICLES / "montreal_utf8.txt").read_bytes(), negotiation=negotiation)
-    accept_all(article_import, editor)
+        actor=importer, data=(ARTICLES / "montreal_utf8.txt").read_bytes(), negotiation=negotiation)
+    accept_all(article_import, importer)
     response = client.post(f"/imports/{article_import.pk}/commit", follow=True)
     page = response.content.decode()
     assert "Nothing is recorded yet" in page and "outlet" in page

@@ -4,8 +4,7 @@ import pytest
 from django.urls import reverse
 
 from negotiations.models import Condition, Position
-from tests.factories import JurisdictionFactory, StatementFactory
-from tests.integration.test_record_pages import Record, position_data, user_with
+from tests.factories import JurisdictionFactory, Record, StatementFactory, position_data
 
 
 @pytest.fixture
@@ -13,11 +12,6 @@ def rec(db):
     record = Record()
     JurisdictionFactory(code="QC", name_en="Quebec")
     return record
-
-
-@pytest.fixture
-def editor(db):
-    return user_with("add_statement", "add_position", "change_statement")
 
 
 def with_checks(rows):
@@ -29,10 +23,10 @@ def with_checks(rows):
     return data
 
 
-def test_the_form_offers_term_paths_and_records_checks_and_words(client, rec, editor):
+def test_the_form_offers_term_paths_and_records_checks_and_words(client, rec, record_editor):
     said = StatementFactory(negotiation=rec.negotiation, speaker=rec.person, jurisdiction=rec.ontario,
                             source=rec.source, ref="duguid-lma")
-    client.force_login(editor)
+    client.force_login(record_editor)
     page = client.get(reverse("negotiations:position_new")).content.decode()
     assert '<option value="sources.federal.LMA">' in page and '<option value="treatments.QC">' in page
     response = client.post(reverse("negotiations:position_new"), position_data(rec) | with_checks([
@@ -47,7 +41,7 @@ def test_the_form_offers_term_paths_and_records_checks_and_words(client, rec, ed
     assert [(c.kind, c.term, c.operator, c.value, c.statement) for c in rows] == [
         ("check", "sources.federal.LMA", "eq", "0", said), ("words", "", "", "", None),
     ]
-    assert rows[0].history.get().history_user == editor
+    assert rows[0].history.get().history_user == record_editor
 
 
 @pytest.mark.parametrize("row, field, words", [
@@ -58,8 +52,8 @@ def test_the_form_offers_term_paths_and_records_checks_and_words(client, rec, ed
     ({"term": "sources.federal.LMA", "operator": "eq", "value": "0", "statement": "nobody-said-it"}, "statement",
      "No statement"),
 ])
-def test_a_bad_row_is_refused_next_to_it_and_nothing_is_lost(client, rec, editor, row, field, words):
-    client.force_login(editor)
+def test_a_bad_row_is_refused_next_to_it_and_nothing_is_lost(client, rec, record_editor, row, field, words):
+    client.force_login(record_editor)
     row = {"text": "No clawback.", "statement": ""} | row
     response = client.post(reverse("negotiations:position_new"), position_data(rec) | with_checks([row]))
     assert response.status_code == 200
@@ -70,10 +64,10 @@ def test_a_bad_row_is_refused_next_to_it_and_nothing_is_lost(client, rec, editor
     assert not Position.objects.exists() and not Condition.objects.exists()
 
 
-def test_a_condition_is_written_in_both_languages_and_read_in_the_readers(client, rec, editor):
+def test_a_condition_is_written_in_both_languages_and_read_in_the_readers(client, rec, record_editor):
     from django.utils import translation
 
-    client.force_login(editor)
+    client.force_login(record_editor)
     page = client.get(reverse("negotiations:position_new")).content.decode()
     assert 'name="checks-0-text_fr"' in page and "In words, in French" in page
     response = client.post(reverse("negotiations:position_new"), position_data(rec) | with_checks([

@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from negotiations.models import Position
 from tests import factories as f
-from tests.integration.test_admin_concurrency import position_data
+from tests.admin_posts import position_change
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +27,7 @@ def revert_form_data(page_form) -> dict:
 def test_reverting_a_position_from_its_history_works_the_first_time(admin_client):
     position = f.PositionFactory(summary=LONG_OLD)
     change = reverse("admin:negotiations_position_change", args=[position.pk])
-    assert admin_client.post(change, position_data(position, summary_en=LONG_NEW)).status_code == 302
+    assert admin_client.post(change, position_change(position, summary_en=LONG_NEW)).status_code == 302
     first = position.history.order_by("history_id").first()
 
     url = reverse("admin:negotiations_position_simple_history", args=[position.pk, first.history_id])
@@ -45,7 +45,7 @@ def test_reverting_a_position_from_its_history_works_the_first_time(admin_client
 def test_history_diffs_show_the_whole_old_and_new_text(admin_client):
     position = f.PositionFactory(summary=LONG_OLD)
     change = reverse("admin:negotiations_position_change", args=[position.pk])
-    admin_client.post(change, position_data(position, summary_en=LONG_NEW))
+    admin_client.post(change, position_change(position, summary_en=LONG_NEW))
     html = admin_client.get(reverse("admin:negotiations_position_history", args=[position.pk])).content.decode()
     assert LONG_OLD in html and LONG_NEW in html
     assert "chars]" not in html
@@ -55,7 +55,7 @@ def test_an_editor_gives_a_change_reason(admin_client):
     position = f.PositionFactory()
     change = reverse("admin:negotiations_position_change", args=[position.pk])
     assert 'name="change_reason"' in admin_client.get(change).content.decode()
-    admin_client.post(change, position_data(position, stance="supports", change_reason="Minister's letter of May 2"))
+    admin_client.post(change, position_change(position, stance="supports", change_reason="Minister's letter of May 2"))
     record = Position.objects.get(pk=position.pk).history.first()
     assert record.history_change_reason == "Minister's letter of May 2"
     history = admin_client.get(reverse("admin:negotiations_position_history", args=[position.pk])).content.decode()

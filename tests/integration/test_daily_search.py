@@ -3,14 +3,8 @@
 import pytest
 
 from negotiations.search import search_record
-from tests.dataset import load_cjg
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def cjg(db):
-    load_cjg()
 
 
 def counts(query):

@@ -7,13 +7,12 @@ from django.urls import reverse
 
 from negotiations.models import Offer
 from negotiations.services import offers as services
-from tests.integration.test_offer_pages import editor  # noqa: F401 (a fixture; budget is in tests/conftest.py)
 
 pytestmark = pytest.mark.django_db
 
 
-def test_the_reason_and_date_are_stored_and_shown(client, budget, editor):
-    client.force_login(editor)
+def test_the_reason_and_date_are_stored_and_shown(client, budget, offer_editor):
+    client.force_login(offer_editor)
     url = reverse("negotiations:offer_withdraw", args=[budget.slug])
     response = client.post(url, {"withdrawal_reason": "Replaced by the <b>December</b> offer", "withdrawn_on": "2013-12-24"})
     assert response.status_code == 302
@@ -34,8 +33,8 @@ def test_the_reason_and_date_are_stored_and_shown(client, budget, editor):
     ({"withdrawal_reason": "Gone", "withdrawn_on": "24/12/2013x"}, "withdrawn_on", "year-month-day"),
     ({"withdrawal_reason": "Gone", "withdrawn_on": "2000-01-01"}, "withdrawn_on", "before it was tabled"),
 ])
-def test_a_missing_or_impossible_answer_keeps_what_was_typed(client, budget, editor, data, field, says):
-    client.force_login(editor)
+def test_a_missing_or_impossible_answer_keeps_what_was_typed(client, budget, offer_editor, data, field, says):
+    client.force_login(offer_editor)
     response = client.post(reverse("negotiations:offer_withdraw", args=[budget.slug]), data)
     assert response.status_code == 400
     html = response.content.decode()
@@ -46,7 +45,7 @@ def test_a_missing_or_impossible_answer_keeps_what_was_typed(client, budget, edi
     assert budget.status != Offer.Status.WITHDRAWN
 
 
-def test_the_service_takes_the_reason_and_date(budget, editor):
-    services.offer_withdraw(actor=editor, offer=budget, reason="  Superseded  ", withdrawn_on=datetime.date(2014, 1, 2))
+def test_the_service_takes_the_reason_and_date(budget, offer_editor):
+    services.offer_withdraw(actor=offer_editor, offer=budget, reason="  Superseded  ", withdrawn_on=datetime.date(2014, 1, 2))
     budget.refresh_from_db()
     assert (budget.withdrawal_reason, budget.withdrawn_on) == ("Superseded", datetime.date(2014, 1, 2))

@@ -7,11 +7,9 @@ import io
 import re
 
 import pytest
-from django.contrib.auth.models import Group
 
 from grants.models import Scenario
 from negotiations.models import Jurisdiction, Offer
-from tests.factories import UserFactory
 from tests.offer_world import offer_post
 
 pytestmark = pytest.mark.django_db
@@ -36,17 +34,9 @@ def seen(response) -> str:
     return " ".join(html.unescape(f"{text} {tips}").split())
 
 
-@pytest.fixture
-def editor(cjg, client):
-    user = UserFactory(username="analyst")
-    user.groups.add(Group.objects.get(name="Editor"))
-    client.force_login(user)
-    return user
-
-
-def test_no_page_shows_a_raw_code_an_unseparated_amount_or_an_iso_date(client, editor):
-    client.post("/scenarios/new", offer_post(title="What if Quebec opts out", tabled_on="2014-01-29",
-                                               treatment_QC="opts_out_compensated"))
+def test_no_page_shows_a_raw_code_an_unseparated_amount_or_an_iso_date(cjg, editor_client):
+    editor_client.post("/scenarios/new", offer_post(title="What if Quebec opts out", tabled_on="2014-01-29",
+                                                      treatment_QC="opts_out_compensated"))
     scenario = Scenario.objects.get()
     pages = ["/", "/offers/", "/offers/new", "/statements/new", "/positions/new", "/compare/", "/scenarios/", scenario.get_absolute_url(),
              "/negotiations/canada-job-grant/", "/negotiations/canada-job-grant/stances",
@@ -57,7 +47,7 @@ def test_no_page_shows_a_raw_code_an_unseparated_amount_or_an_iso_date(client, e
         pages += [f"/jurisdictions/{code}/", f"/jurisdictions/{code}/offers"]
     found = {}
     for url in pages:
-        response = client.get(url)
+        response = editor_client.get(url)
         assert response.status_code == 200, url
         text = seen(response)
         problems = (RAW_CODES.findall(text) + RAW_NUMBERS.findall(text) + ISO_DATES.findall(text))
@@ -66,10 +56,10 @@ def test_no_page_shows_a_raw_code_an_unseparated_amount_or_an_iso_date(client, e
     assert found == {}
 
 
-def test_choices_name_a_record_by_its_date_in_words_first(client, editor):
+def test_choices_name_a_record_by_its_date_in_words_first(cjg, editor_client):
     """A long title cut off at the end of a select still leaves the choices told apart (issue 16.9)."""
     def options(url, name):
-        page = client.get(url).content.decode()
+        page = editor_client.get(url).content.decode()
         select = re.search(rf'<select name="{name}"[^>]*>(.*?)</select>', page, re.S)
         if select:
             return [html.unescape(text).strip() for text in re.findall(r"<option[^>]*>(.*?)</option>", select.group(1), re.S)]

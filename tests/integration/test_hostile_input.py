@@ -10,23 +10,10 @@ from django.urls import reverse
 
 from config.logs import MAX_MESSAGE
 from negotiations.models import Statement
-from tests.dataset import load_cjg
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 REFUSED = "Remove the control characters"
-
-
-@pytest.fixture
-def cjg():
-    load_cjg()
-
-
-@pytest.fixture
-def editor(client):
-    user = UserFactory(username="hostile-editor", is_staff=True, is_superuser=True)
-    client.force_login(user)
-    return user
 
 
 # --- 13.5 NUL and control characters: the 16 places of the probe, and a few more ---------------------
@@ -74,7 +61,7 @@ def statement_post(**changes):
                                           "date_precision": "day", "stance": "opposes", "summary": "Kept as typed."}),
     ("negotiations:offer_new", lambda: {"negotiation": "\x00", "title": "Kept as typed.", "tabled_on": "2013-11-30"}),
 ])
-def test_a_control_character_in_a_form_is_an_error_next_to_it(client, cjg, editor, url, data):
+def test_a_control_character_in_a_form_is_an_error_next_to_it(client, cjg, logged_in_superuser, url, data):
     before = Statement.objects.count()
     response = client.post(reverse(url), data())
     assert response.status_code == 200
@@ -84,7 +71,7 @@ def test_a_control_character_in_a_form_is_an_error_next_to_it(client, cjg, edito
     assert Statement.objects.count() == before
 
 
-def test_a_control_character_in_a_text_is_an_error_next_to_it(client, cjg, editor):
+def test_a_control_character_in_a_text_is_an_error_next_to_it(client, cjg, logged_in_superuser):
     response = client.post(reverse("negotiations:statement_new"), statement_post(quote="Bell\x07 and NUL\x00"))
     assert REFUSED in str(response.context["form"].errors["quote"])
 
@@ -98,7 +85,7 @@ def test_a_login_username_with_control_characters_is_a_form_error(client, cjg):
     assert response.status_code == 200
 
 
-def test_a_retraction_note_with_nul_is_refused_and_nothing_is_written(client, cjg, editor):
+def test_a_retraction_note_with_nul_is_refused_and_nothing_is_written(client, cjg, logged_in_superuser):
     statement = Statement.objects.first()
     response = client.post(reverse("negotiations:statement_retract", args=[statement.pk]),
                            {"note": "wrong\x00", "next": "/statements/"}, follow=True)
@@ -118,7 +105,7 @@ def test_a_retraction_note_with_nul_is_refused_and_nothing_is_written(client, cj
     ("//evil.example/", "/statements/"),
     ("/jurisdictions/ON/", "/jurisdictions/ON/"),
 ])
-def test_a_retraction_redirects_to_next_or_the_statement_list(client, cjg, editor, given, expected):
+def test_a_retraction_redirects_to_next_or_the_statement_list(client, cjg, logged_in_superuser, given, expected):
     statement = Statement.objects.filter(retracted=False).first()
     response = client.post(reverse("negotiations:statement_retract", args=[statement.pk]),
                            {"note": "Misattributed.", "next": given})

@@ -19,7 +19,6 @@ import os
 from decimal import Decimal
 
 import pytest
-from django.contrib.auth.models import Group
 from django.db import transaction
 from django.http import QueryDict
 from django.urls import reverse
@@ -38,7 +37,6 @@ from negotiations.offer_forms import (
     treatment_field,
 )
 from negotiations.terms import check_terms, term_paths
-from tests.factories import UserFactory
 from tests.profiles import examples
 from tests.shared import PT_CODES
 
@@ -188,14 +186,6 @@ class Rollback(Exception):
     """Ends an example's savepoint, so each example starts from the same data."""
 
 
-@pytest.fixture
-def editor(client):
-    user = UserFactory(username="fuzz-editor")
-    user.groups.add(Group.objects.get(name="Editor"))
-    client.force_login(user)
-    return client
-
-
 def test_the_fuzzed_fields_are_the_forms_fields(cjg):
     assert set(FIELDS) == set(OfferForm().fields)
 
@@ -246,10 +236,10 @@ def test_the_preview_s_parser_reads_every_post_as_the_terms_form_does(parser, da
 @settings(max_examples=HUNT or examples(80), deadline=None, derandomize=not HUNT,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=POSTS)
-def test_posting_never_fails_and_never_writes_half_an_offer(cjg, editor, data):
+def test_posting_never_fails_and_never_writes_half_an_offer(cjg, editor_client, data):
     try:
         with transaction.atomic():
-            _post_everywhere(editor, data)
+            _post_everywhere(editor_client, data)
             raise Rollback
     except Rollback:
         pass

@@ -23,11 +23,6 @@ MAX_QUERIES = 14  # the offer page: 11, 1 for the terms' basis (issue 14) and 2 
 
 
 @pytest.fixture
-def editor():
-    return user_with("add_offer", "change_offer", "view_offer", username="editor")
-
-
-@pytest.fixture
 def viewer():
     return user_with("view_offer", username="viewer")
 
@@ -67,10 +62,10 @@ def test_viewer_cannot_withdraw(client, budget, viewer):
     assert budget.status == Offer.Status.TABLED
 
 
-def test_editor_sees_the_form_and_anyone_sees_the_pages(client, budget, editor):
+def test_editor_sees_the_form_and_anyone_sees_the_pages(client, budget, offer_editor):
     assert client.get(reverse("negotiations:offer_list")).status_code == 200
     assert client.get(budget.get_absolute_url()).status_code == 200
-    client.force_login(editor)
+    client.force_login(offer_editor)
     response = client.get(reverse("negotiations:offer_new"))
     assert response.status_code == 200
     html = response.content.decode()
@@ -82,9 +77,9 @@ def test_editor_sees_the_form_and_anyone_sees_the_pages(client, budget, editor):
                            "assumptions_fr"}
 
 
-def test_an_unknown_offer_is_404(client, budget, editor):
+def test_an_unknown_offer_is_404(client, budget, offer_editor):
     assert client.get(reverse("negotiations:offer", args=["nope"])).status_code == 404
-    client.force_login(editor)
+    client.force_login(offer_editor)
     assert client.get(reverse("negotiations:offer_edit", args=["nope"])).status_code == 404
     assert client.post(reverse("negotiations:offer_withdraw", args=["nope"])).status_code == 404
 
@@ -92,9 +87,9 @@ def test_an_unknown_offer_is_404(client, budget, editor):
 # --- creating -------------------------------------------------------------------------------------
 
 
-def test_a_valid_offer_is_recorded_with_its_terms_and_the_editor_in_history(client, budget, editor):
+def test_a_valid_offer_is_recorded_with_its_terms_and_the_editor_in_history(client, budget, offer_editor):
     source = SourceFactory(slug="cp-2013-12-24")
-    client.force_login(editor)
+    client.force_login(offer_editor)
     response = client.post(reverse("negotiations:offer_new"), offer_post(
         **DECEMBER_TERMS, responds_to="budget-2013", sources=["cp-2013-12-24"], treatment_QC="opts_out_compensated",
         phase_in_year_0="2014-15", phase_in_fraction_0="0.15", phase_in_year_1="2015-16", phase_in_fraction_1="1",
@@ -111,7 +106,7 @@ def test_a_valid_offer_is_recorded_with_its_terms_and_the_editor_in_history(clie
     assert list(offer.phase_in.values_list("fiscal_year", "fraction")) == [
         ("2014-15", Decimal("0.1500")), ("2015-16", Decimal("1.0000"))]
     assert offer.shortfall_liability == "province"
-    assert {record.history_user for record in offer.history.all()} == {editor}
+    assert {record.history_user for record in offer.history.all()} == {offer_editor}
     page = client.get(response.url).content.decode()
     assert "is recorded" in page and "by editor" in page
 
@@ -129,8 +124,8 @@ TERM_RULES = [
 
 
 @pytest.mark.parametrize("overrides, field", TERM_RULES)
-def test_each_term_rule_is_refused_next_to_its_field_and_nothing_is_written(client, budget, editor, overrides, field):
-    client.force_login(editor)
+def test_each_term_rule_is_refused_next_to_its_field_and_nothing_is_written(client, budget, offer_editor, overrides, field):
+    client.force_login(offer_editor)
     counts = [model.objects.count() for model in (Offer, FundingSource, JurisdictionTreatment, PhaseInStep)]
 
     response = client.post(reverse("negotiations:offer_new"), offer_post(**overrides))
@@ -143,8 +138,8 @@ def test_each_term_rule_is_refused_next_to_its_field_and_nothing_is_written(clie
     assert [model.objects.count() for model in (Offer, FundingSource, JurisdictionTreatment, PhaseInStep)] == counts
 
 
-def test_the_form_gives_the_admin_s_messages(client, budget, editor):
-    client.force_login(editor)
+def test_the_form_gives_the_admin_s_messages(client, budget, offer_editor):
+    client.force_login(offer_editor)
     response = client.post(reverse("negotiations:offer_new"), offer_post(employer_amount="4000", federal_LMA="4000"))
     expected = check_terms(
         max_grant=Decimal("15000"), federal_amount=Decimal("5000"), provincial_amount=Decimal("5000"),
@@ -157,8 +152,8 @@ def test_the_form_gives_the_admin_s_messages(client, budget, editor):
         assert problem.message in errors[problem.field]
 
 
-def test_errors_keep_every_typed_value(client, budget, editor):
-    client.force_login(editor)
+def test_errors_keep_every_typed_value(client, budget, offer_editor):
+    client.force_login(offer_editor)
     response = client.post(reverse("negotiations:offer_new"), offer_post(
         title="A typed title", employer_amount="4000", summary="Typed summary", treatment_NU="federal_direct",
         phase_in_year_0="2014-15", phase_in_fraction_0="0.5",
@@ -171,16 +166,16 @@ def test_errors_keep_every_typed_value(client, budget, editor):
     assert 'value="2014-15"' in html and 'value="0.5"' in html
 
 
-def test_a_taken_slug_is_reported_on_the_slug_field(client, budget, editor):
-    client.force_login(editor)
+def test_a_taken_slug_is_reported_on_the_slug_field(client, budget, offer_editor):
+    client.force_login(offer_editor)
     response = client.post(reverse("negotiations:offer_new"), offer_post(slug="budget-2013"))
     assert response.status_code == 200
     assert "already uses the address" in error_slot(response, "slug")
     assert Offer.objects.count() == 1
 
 
-def test_phase_in_rows_are_checked(client, budget, editor):
-    client.force_login(editor)
+def test_phase_in_rows_are_checked(client, budget, offer_editor):
+    client.force_login(offer_editor)
     response = client.post(reverse("negotiations:offer_new"), offer_post(
         phase_in_year_0="2014", phase_in_fraction_0="0.5", phase_in_year_1="2015-16", phase_in_fraction_1="1.5",
         phase_in_fraction_2="0.3",
@@ -192,10 +187,10 @@ def test_phase_in_rows_are_checked(client, budget, editor):
     assert Offer.objects.count() == 1
 
 
-def test_starting_from_an_existing_offer_fills_the_form(client, budget, editor):
+def test_starting_from_an_existing_offer_fills_the_form(client, budget, offer_editor):
     JurisdictionTreatment.objects.create(offer=budget, jurisdiction=Jurisdiction.objects.get(code="QC"),
                                          treatment="opts_out_compensated")
-    client.force_login(editor)
+    client.force_login(offer_editor)
     response = client.get(reverse("negotiations:offer_new"), {"from": "budget-2013"})
     form = response.context["form"]
     assert form["max_grant"].value() == Decimal("15000.00")
@@ -208,8 +203,8 @@ def test_starting_from_an_existing_offer_fills_the_form(client, budget, editor):
     assert "Filled in from" in response.content.decode()
 
 
-def test_starting_from_an_offer_over_htmx_answers_with_the_form_region_only(client, budget, editor):
-    client.force_login(editor)
+def test_starting_from_an_offer_over_htmx_answers_with_the_form_region_only(client, budget, offer_editor):
+    client.force_login(offer_editor)
     response = client.get(reverse("negotiations:offer_new"), {"from": "budget-2013"}, **HTMX)
     html = response.content.decode()
     assert html.lstrip().startswith('<div id="form-region"')
@@ -221,8 +216,8 @@ def test_starting_from_an_offer_over_htmx_answers_with_the_form_region_only(clie
 # --- live validation ------------------------------------------------------------------------------
 
 
-def test_live_validation_saves_nothing_and_reports_only_touched_fields(client, budget, editor):
-    client.force_login(editor)
+def test_live_validation_saves_nothing_and_reports_only_touched_fields(client, budget, offer_editor):
+    client.force_login(offer_editor)
     data = offer_post(title="", employer_amount="4000", _validate="1", _touched="employer_amount")
 
     response = client.post(reverse("negotiations:offer_new"), data, **HTMX)
@@ -238,9 +233,9 @@ def test_live_validation_saves_nothing_and_reports_only_touched_fields(client, b
     assert Offer.objects.count() == 1
 
 
-def test_live_validation_puts_a_rule_s_message_on_the_field_changed(client, budget, editor):
+def test_live_validation_puts_a_rule_s_message_on_the_field_changed(client, budget, offer_editor):
     """WCAG 3.3.1: the split rule's message lands where the person is, not on the maximum grant."""
-    client.force_login(editor)
+    client.force_login(offer_editor)
     data = offer_post(employer_amount="4000", _validate="1", _touched="employer_amount", _changed="employer_amount")
 
     html = client.post(reverse("negotiations:offer_new"), data, **HTMX).content.decode()
@@ -254,16 +249,16 @@ def test_live_validation_puts_a_rule_s_message_on_the_field_changed(client, budg
     assert re.search(r'id="id_employer_amount_error" class="field-errors" hx-swap-oob="true"></div>', html)
 
 
-def test_live_validation_of_a_touched_field(client, budget, editor):
-    client.force_login(editor)
+def test_live_validation_of_a_touched_field(client, budget, offer_editor):
+    client.force_login(offer_editor)
     response = client.post(reverse("negotiations:offer_new"),
                            offer_post(title="", _validate="1", _touched="title,summary"), **HTMX)
     assert re.search(r'id="id_title_error" class="field-errors" hx-swap-oob="true"><p>This field is required',
                      response.content.decode())
 
 
-def test_after_a_refused_save_live_validation_keeps_every_error_in_view(client, budget, editor):
-    client.force_login(editor)
+def test_after_a_refused_save_live_validation_keeps_every_error_in_view(client, budget, offer_editor):
+    client.force_login(offer_editor)
     refused = client.post(reverse("negotiations:offer_new"), offer_post(title=""))
     assert 'name="_touched" value="*"' in refused.content.decode()
 
@@ -276,8 +271,8 @@ def test_after_a_refused_save_live_validation_keeps_every_error_in_view(client, 
 # --- editing --------------------------------------------------------------------------------------
 
 
-def test_edit_shows_the_offer_and_saves_a_new_version(client, budget, editor):
-    client.force_login(editor)
+def test_edit_shows_the_offer_and_saves_a_new_version(client, budget, offer_editor):
+    client.force_login(offer_editor)
     url = reverse("negotiations:offer_edit", args=[budget.slug])
     source = SourceFactory(slug="budget-plan-2013")
     budget.sources.add(source)
@@ -298,11 +293,11 @@ def test_edit_shows_the_offer_and_saves_a_new_version(client, budget, editor):
     assert response.status_code == 302
     budget.refresh_from_db()
     assert (budget.title, budget.version) == ("Budget 2013 (revised)", 2)
-    assert budget.history.latest().history_user == editor
+    assert budget.history.latest().history_user == offer_editor
 
 
-def test_a_concurrent_edit_is_detected_and_the_input_kept(client, budget, editor):
-    client.force_login(editor)
+def test_a_concurrent_edit_is_detected_and_the_input_kept(client, budget, offer_editor):
+    client.force_login(offer_editor)
     url = reverse("negotiations:offer_edit", args=[budget.slug])
     # Someone else saves while the editor's form (version 1) is open.
     services.offer_update(
@@ -332,8 +327,8 @@ def test_a_concurrent_edit_is_detected_and_the_input_kept(client, budget, editor
     assert (budget.title, budget.version) == ("My version", 3)
 
 
-def test_an_offer_cannot_answer_itself(client, budget, editor):
-    client.force_login(editor)
+def test_an_offer_cannot_answer_itself(client, budget, offer_editor):
+    client.force_login(offer_editor)
     response = client.post(reverse("negotiations:offer_edit", args=[budget.slug]),
                            offer_post(slug="budget-2013", version="1", responds_to="budget-2013"))
     assert "responds_to" in response.context["form"].errors
@@ -342,8 +337,8 @@ def test_an_offer_cannot_answer_itself(client, budget, editor):
 # --- withdrawing ----------------------------------------------------------------------------------
 
 
-def test_withdraw_marks_the_offer_and_keeps_it(client, budget, editor):
-    client.force_login(editor)
+def test_withdraw_marks_the_offer_and_keeps_it(client, budget, offer_editor):
+    client.force_login(offer_editor)
     url = reverse("negotiations:offer_withdraw", args=[budget.slug])
     assert client.get(url).status_code == 405
 
@@ -352,7 +347,7 @@ def test_withdraw_marks_the_offer_and_keeps_it(client, budget, editor):
     assert response.status_code == 302
     budget.refresh_from_db()
     assert budget.status == Offer.Status.WITHDRAWN
-    assert budget.history.latest().history_user == editor
+    assert budget.history.latest().history_user == offer_editor
     page = client.get(budget.get_absolute_url()).content.decode()
     assert "marked withdrawn" in page
     assert "Mark it withdrawn" not in page
@@ -390,8 +385,8 @@ def test_offer_page_shows_lineage_and_the_term_by_term_difference(client, decemb
     assert 'hx-get="/offers/budget-2013/fiscal/?summary=1"' in parent  # the fiscal summary loads in place
 
 
-def test_offer_page_shows_the_history_with_users_and_field_changes(client, budget, editor):
-    client.force_login(editor)
+def test_offer_page_shows_the_history_with_users_and_field_changes(client, budget, offer_editor):
+    client.force_login(offer_editor)
     client.post(reverse("negotiations:offer_edit", args=[budget.slug]),
                 offer_post(title="Budget 2013", slug="budget-2013", version="1", max_grant="16000",
                            employer_amount="6000", responds_to=""))
@@ -455,9 +450,9 @@ def page_requests(budget, december):
     ]
 
 
-def test_query_counts_do_not_grow_with_the_data(client, december, editor):
+def test_query_counts_do_not_grow_with_the_data(client, december, offer_editor):
     budget = december.responds_to
-    client.force_login(editor)
+    client.force_login(offer_editor)
     small = []
     for method, url, data, extra in page_requests(budget, december):
         forget_reference_data()
@@ -471,9 +466,9 @@ def test_query_counts_do_not_grow_with_the_data(client, december, editor):
     assert max(large) <= MAX_QUERIES, large
 
 
-def test_form_query_counts_do_not_grow_either(client, december, editor):
+def test_form_query_counts_do_not_grow_either(client, december, offer_editor):
     budget = december.responds_to
-    client.force_login(editor)
+    client.force_login(offer_editor)
     urls = [reverse("negotiations:offer_new") + "?from=budget-2013",
             reverse("negotiations:offer_edit", args=[budget.slug])]
     small = [count_queries(client, "get", url) for url in urls]

@@ -7,26 +7,10 @@ from django.test import Client
 from django.urls import reverse
 
 from negotiations.models import Offer
-from tests.offer_world import DECEMBER_TERMS, offer_post, user_with
+from tests.offer_world import DECEMBER_TERMS, PREVIEW_URL, national, offer_post, user_with
 from tests.shared import HTMX
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("cold_reference_data")]
-
-URL = "/grants/preview"
-
-
-@pytest.fixture
-def editor_client(client):
-    client.force_login(user_with("add_offer", "change_offer", username="editor"))
-    return client
-
-
-def national(response) -> dict[str, str]:
-    """The national column of the preview: line name -> the figure shown."""
-    html = response.content.decode()
-    return dict(re.findall(r'<tr data-line="(\w+)"[^>]*>\s*<th scope="row">[^<]*</th>\s*<td class="num">([^<]*)</td>',
-                           html))
-
 
 def change(response) -> dict[str, str]:
     """The change column (from the offer answered): line name -> the difference shown."""
@@ -41,11 +25,11 @@ def change(response) -> dict[str, str]:
 
 
 def test_url_is_the_one_the_form_posts_to():
-    assert reverse("grants:preview") == URL
+    assert reverse("grants:preview") == PREVIEW_URL
 
 
-def test_budget_2013_gives_the_premiers_figures(editor_client, budget):
-    response = editor_client.post(URL, offer_post(), **HTMX)
+def test_budget_2013_gives_the_premiers_figures(offer_editor_client, budget):
+    response = offer_editor_client.post(PREVIEW_URL, offer_post(), **HTMX)
 
     assert response.status_code == 200
     assert national(response) == {
@@ -65,19 +49,19 @@ def test_budget_2013_gives_the_premiers_figures(editor_client, budget):
     assert Offer.objects.count() == 1  # nothing saved
 
 
-def test_the_figures_follow_the_terms(editor_client, budget):
-    response = editor_client.post(URL, offer_post(scale_amount="150000000"), **HTMX)
+def test_the_figures_follow_the_terms(offer_editor_client, budget):
+    response = offer_editor_client.post(PREVIEW_URL, offer_post(scale_amount="150000000"), **HTMX)
     assert national(response)["trainees"] == "30,000"
     assert national(response)["provinces_need"] == "$300,000,000"
 
-    response = editor_client.post(URL, offer_post(**DECEMBER_TERMS), **HTMX)
+    response = offer_editor_client.post(PREVIEW_URL, offer_post(**DECEMBER_TERMS), **HTMX)
     lines = national(response)
     assert (lines["trainees"], lines["federal_cost"], lines["provincial_cost"]) == ("60,000", "$600,000,000", "$0")
     assert (lines["lmda_redirected"], lines["provinces_need"]) == ("$300,000,000", "$300,000,000")
 
 
-def test_an_offer_that_answers_another_shows_the_change_from_it(editor_client, budget):
-    response = editor_client.post(URL, offer_post(**DECEMBER_TERMS, responds_to="budget-2013"), **HTMX)
+def test_an_offer_that_answers_another_shows_the_change_from_it(offer_editor_client, budget):
+    response = offer_editor_client.post(PREVIEW_URL, offer_post(**DECEMBER_TERMS, responds_to="budget-2013"), **HTMX)
 
     html = response.content.decode()
     assert "Compared with “Budget 2013”" in html
@@ -92,8 +76,8 @@ def test_an_offer_that_answers_another_shows_the_change_from_it(editor_client, b
     }
 
 
-def test_terms_that_do_not_add_up_show_the_form_s_messages_instead_of_figures(editor_client, budget):
-    response = editor_client.post(URL, offer_post(employer_amount="4000"), **HTMX)
+def test_terms_that_do_not_add_up_show_the_form_s_messages_instead_of_figures(offer_editor_client, budget):
+    response = offer_editor_client.post(PREVIEW_URL, offer_post(employer_amount="4000"), **HTMX)
 
     assert response.status_code == 200
     html = response.content.decode()
@@ -102,13 +86,13 @@ def test_terms_that_do_not_add_up_show_the_form_s_messages_instead_of_figures(ed
     assert 'data-line="trainees"' not in html
 
 
-def test_terms_that_do_not_add_up_leave_room_for_the_last_figures_marked_out_of_date(editor_client, budget):
+def test_terms_that_do_not_add_up_leave_room_for_the_last_figures_marked_out_of_date(offer_editor_client, budget):
     # Issue 16.5: the preview keeps the last good figures (offer-form.js copies them into this slot),
     # under the problems and said to be out of date; the figures themselves are one block it can copy.
-    good = editor_client.post(URL, offer_post(), **HTMX).content.decode()
+    good = offer_editor_client.post(PREVIEW_URL, offer_post(), **HTMX).content.decode()
     assert re.search(r'<div class="preview-figures" data-preview-figures>.*data-line="trainees"', good, re.S)
 
-    bad = editor_client.post(URL, offer_post(employer_amount="4000"), **HTMX).content.decode()
+    bad = offer_editor_client.post(PREVIEW_URL, offer_post(employer_amount="4000"), **HTMX).content.decode()
     slot = re.search(r'<div class="preview-stale" data-preview-stale role="group" '
                      r'aria-labelledby="preview-stale-note" hidden>(.*?)</div>\s*</div>', bad, re.S)
     assert slot, bad
@@ -117,9 +101,9 @@ def test_terms_that_do_not_add_up_leave_room_for_the_last_figures_marked_out_of_
     assert "The terms do not add up (1 problem); the figures shown are from your last valid terms." in bad
 
 
-def test_a_rule_only_the_engine_knows_is_shown_too(editor_client, budget):
+def test_a_rule_only_the_engine_knows_is_shown_too(offer_editor_client, budget):
     # More than the whole LMA envelope: the terms add up, but the engine refuses the scale.
-    response = editor_client.post(URL, offer_post(scale_amount="900000000"), **HTMX)
+    response = offer_editor_client.post(PREVIEW_URL, offer_post(scale_amount="900000000"), **HTMX)
     html = response.content.decode()
     assert response.status_code == 200
     assert "National amount drawn a year:" in html and "envelope" in html
@@ -147,16 +131,16 @@ GARBAGE = [
 
 
 @pytest.mark.parametrize("overrides", GARBAGE)
-def test_any_input_answers_200_never_500(editor_client, budget, overrides):
+def test_any_input_answers_200_never_500(offer_editor_client, budget, overrides):
     data = offer_post(**overrides) if overrides else {}
-    response = editor_client.post(URL, data, **HTMX)
+    response = offer_editor_client.post(PREVIEW_URL, data, **HTMX)
     assert response.status_code == 200
     assert 'data-line="trainees"' in response.content.decode() or "do not add up" in response.content.decode()
 
 
-def test_a_tiny_draw_makes_many_trainees_without_failing(editor_client, budget):
+def test_a_tiny_draw_makes_many_trainees_without_failing(offer_editor_client, budget):
     # A cent per trainee from the LMA: thirty billion trainees, computed exactly.
-    response = editor_client.post(URL, offer_post(
+    response = offer_editor_client.post(PREVIEW_URL, offer_post(
         max_grant="10000.01", federal_amount="0.01", federal_LMA="0.01", provincial_amount="5000",
         employer_amount="5000"), **HTMX)
     assert national(response)["trainees"] == "30,000,000,000"
@@ -164,49 +148,49 @@ def test_a_tiny_draw_makes_many_trainees_without_failing(editor_client, budget):
 
 def test_anyone_who_may_read_may_preview_terms(client, budget):
     # A preview writes nothing and shows what the public fiscal pages show: reads are public by default.
-    response = client.post(URL, offer_post(), **HTMX)
+    response = client.post(PREVIEW_URL, offer_post(), **HTMX)
     assert response.status_code == 200
     assert national(response)["provinces_need"] == "$600,000,000"
 
     client.force_login(user_with("view_offer", username="viewer"))
-    assert national(client.post(URL, offer_post(), **HTMX))["trainees"] == "60,000"
+    assert national(client.post(PREVIEW_URL, offer_post(), **HTMX))["trainees"] == "60,000"
     assert Offer.objects.count() == 1
 
 
 def test_when_reads_require_a_login_anonymous_visitors_are_sent_to_log_in(client, budget, settings):
     settings.READ_REQUIRES_LOGIN = True
-    response = client.post(URL, offer_post(), **HTMX)
+    response = client.post(PREVIEW_URL, offer_post(), **HTMX)
     assert response.status_code == 302
     assert response.url.startswith(reverse("login"))
 
     client.force_login(user_with("view_offer", username="viewer"))
-    assert national(client.post(URL, offer_post(), **HTMX))["trainees"] == "60,000"
+    assert national(client.post(PREVIEW_URL, offer_post(), **HTMX))["trainees"] == "60,000"
 
 
 def test_it_still_needs_the_csrf_token(budget):
     client = Client(enforce_csrf_checks=True)
-    assert client.post(URL, offer_post(), **HTMX).status_code == 403
+    assert client.post(PREVIEW_URL, offer_post(), **HTMX).status_code == 403
 
 
-def test_titles_and_labels_are_escaped(editor_client, budget):
+def test_titles_and_labels_are_escaped(offer_editor_client, budget):
     budget.title = '<script>alert("x")</script> & more'
     budget.save()
-    html = editor_client.post(URL, offer_post(**DECEMBER_TERMS, responds_to="budget-2013"), **HTMX).content.decode()
+    html = offer_editor_client.post(PREVIEW_URL, offer_post(**DECEMBER_TERMS, responds_to="budget-2013"), **HTMX).content.decode()
     assert "<script>" not in html
     assert "Compared with “&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; &amp; more”" in html
 
-    html = editor_client.post(URL, offer_post(max_grant="<b>15000</b>"), **HTMX).content.decode()
+    html = offer_editor_client.post(PREVIEW_URL, offer_post(max_grant="<b>15000</b>"), **HTMX).content.decode()
     assert "<b>" not in html and "<strong>Maximum grant per trainee:</strong> “&lt;b&gt;15000&lt;/b&gt;” is not an amount of money" in html
 
 
-def test_figures_are_written_in_the_reader_s_language(editor_client, budget):
+def test_figures_are_written_in_the_reader_s_language(offer_editor_client, budget):
     # The French form posts to the French address (/fr/grants/preview).
-    html = editor_client.post("/fr" + URL, offer_post(), **HTMX).content.decode()
+    html = offer_editor_client.post("/fr" + PREVIEW_URL, offer_post(), **HTMX).content.decode()
     # French groups digits with a (narrow) no-break space.
     assert re.search(r'<tr data-line="trainees"[^>]*>\s*<th scope="row">[^<]*</th>\s*<td class="num">60\W000</td>',
                      html)
     assert "60,000" not in html
 
 
-def test_only_post_is_allowed(editor_client, budget):
-    assert editor_client.get(URL).status_code == 405
+def test_only_post_is_allowed(offer_editor_client, budget):
+    assert offer_editor_client.get(PREVIEW_URL).status_code == 405

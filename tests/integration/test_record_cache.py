@@ -71,7 +71,7 @@ def migration_apps(django_db_setup, django_db_blocker):
 
 
 @pytest.fixture(autouse=True)
-def cjg(migration_apps):
+def committed_cjg(migration_apps):
     """The groups (Viewer, Editor, Admin) and the Canada Job Grant data set, committed; the reference
     data read afresh."""
     import_module("negotiations.migrations.0002_groups").create_groups(migration_apps, None)

@@ -3,83 +3,28 @@
 import datetime
 
 import pytest
-from django.contrib.auth.models import Permission
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from negotiations.models import Position, Statement
 from tests.factories import (
-    JurisdictionFactory,
     MeetingFactory,
-    NegotiationFactory,
-    OfferFactory,
-    PersonFactory,
     PositionFactory,
-    RoleFactory,
-    SourceFactory,
+    Record,
     StatementFactory,
-    UserFactory,
+    position_data,
 )
+from tests.offer_world import user_with
 
 pytestmark = pytest.mark.django_db
 
 MAX_QUERIES = 12
 
 
-def user_with(*codenames, username="editor"):
-    user = UserFactory(username=username)
-    user.user_permissions.set(Permission.objects.filter(content_type__app_label="negotiations",
-                                                        codename__in=codenames))
-    return user
-
-
-@pytest.fixture
-def editor():
-    return user_with("add_statement", "add_position", "change_statement")
-
-
 @pytest.fixture
 def viewer():
     return user_with(username="viewer")
-
-
-class Record:
-    """One negotiation, meeting, person and source, with `grow(n)` adding n rows around each."""
-
-    def __init__(self):
-        self.negotiation = NegotiationFactory(slug="canada-job-grant", title="Canada Job Grant")
-        self.ontario = JurisdictionFactory(code="ON", name_en="Ontario")
-        self.source = SourceFactory(slug="cp-2014-01-29", title="Provinces resist the job grant")
-        self.meeting = MeetingFactory(slug="fpt-nov-2013", title="FPT labour ministers meet", negotiation=self.negotiation,
-                                      date=datetime.date(2013, 11, 8), outcome="No agreement on the grant.")
-        self.person = PersonFactory(slug="brad-duguid", name="Brad Duguid")
-        RoleFactory(person=self.person, jurisdiction=self.ontario, title="Minister of Training",
-                    start=datetime.date(2013, 2, 11))
-        self.meeting.participants.add(self.person)
-        self.meeting.sources.add(self.source)
-        self.size = 0
-
-    def grow(self, n):
-        for i in range(self.size, self.size + n):
-            jurisdiction = JurisdictionFactory()
-            speaker = PersonFactory(name=f"Speaker {i}")
-            RoleFactory(person=speaker, jurisdiction=jurisdiction, title="Minister of Advanced Education")
-            self.meeting.participants.add(speaker)
-            self.meeting.jurisdictions.add(jurisdiction)
-            self.meeting.sources.add(SourceFactory())
-            for who, on_behalf_of in ((speaker, jurisdiction), (self.person, self.ontario)):
-                StatementFactory(negotiation=self.negotiation, speaker=who, jurisdiction=on_behalf_of,
-                                 source=self.source, meeting=self.meeting, quote=f"On the job grant, point {i}.")
-            position = PositionFactory(negotiation=self.negotiation, jurisdiction=jurisdiction,
-                                       triggered_by_meeting=self.meeting)
-            position.sources.add(self.source)
-            offer = OfferFactory(negotiation=self.negotiation, meeting=self.meeting, tabled_by=[jurisdiction],
-                                 title=f"Grant offer {i}")
-            offer.sources.add(self.source)
-            MeetingFactory(negotiation=self.negotiation, jurisdictions=[jurisdiction])
-        self.size += n
-        return self
 
 
 @pytest.fixture
@@ -133,8 +78,8 @@ def test_query_counts_do_not_grow_with_the_data(client, rec):
     assert max(large.values()) <= MAX_QUERIES, large
 
 
-def test_form_query_counts_do_not_grow_with_the_data(client, rec, editor):
-    client.force_login(editor)
+def test_form_query_counts_do_not_grow_with_the_data(client, rec, record_editor):
+    client.force_login(record_editor)
     urls = [reverse("negotiations:statement_new"), reverse("negotiations:position_new")]
     rec.grow(3)
     small = [count_queries(client, url) for url in urls]
@@ -259,27 +204,27 @@ def statement_data(rec, **overrides):
     return data | overrides
 
 
-def test_editor_records_a_statement(client, rec, editor):
-    client.force_login(editor)
+def test_editor_records_a_statement(client, rec, record_editor):
+    client.force_login(record_editor)
     response = client.post(reverse("negotiations:statement_new"), statement_data(rec))
     assert response.status_code == 302
     assert response.url == "/jurisdictions/ON/"
     statement = Statement.objects.get(quote="We continue to remain united.")
     assert (statement.speaker, statement.jurisdiction, statement.source) == (rec.person, rec.ontario, rec.source)
-    assert statement.history.get().history_user == editor
+    assert statement.history.get().history_user == record_editor
     messages = [str(m) for m in response.wsgi_request._messages]
     assert messages == ["The statement by Brad Duguid is recorded."]
 
 
-def test_a_stakeholder_statement_goes_back_to_the_speaker(client, rec, editor):
-    client.force_login(editor)
+def test_a_stakeholder_statement_goes_back_to_the_speaker(client, rec, record_editor):
+    client.force_login(record_editor)
     response = client.post(reverse("negotiations:statement_new"), statement_data(rec, jurisdiction=""))
     assert response.status_code == 302
     assert response.url == rec.person.get_absolute_url()
 
 
-def test_statement_form_fills_in_from_the_address(client, rec, editor):
-    client.force_login(editor)
+def test_statement_form_fills_in_from_the_address(client, rec, record_editor):
+    client.force_login(record_editor)
     response = client.get(reverse("negotiations:statement_new") + "?speaker=brad-duguid&jurisdiction=ON")
     form = response.context["form"]
     assert form["speaker"].value() == "brad-duguid"
@@ -288,8 +233,8 @@ def test_statement_form_fills_in_from_the_address(client, rec, editor):
     assert '<option value="brad-duguid" selected>' in response.content.decode()
 
 
-def test_invalid_statement_keeps_what_was_typed(client, rec, editor):
-    client.force_login(editor)
+def test_invalid_statement_keeps_what_was_typed(client, rec, record_editor):
+    client.force_login(record_editor)
     response = client.post(reverse("negotiations:statement_new"),
                            statement_data(rec, quote="", date="2014-02-31", context="at a press conference"))
     assert response.status_code == 200
@@ -303,8 +248,8 @@ def test_invalid_statement_keeps_what_was_typed(client, rec, editor):
     assert not Statement.objects.exists()
 
 
-def test_service_rules_show_on_their_fields(client, rec, editor):
-    client.force_login(editor)
+def test_service_rules_show_on_their_fields(client, rec, record_editor):
+    client.force_login(record_editor)
     response = client.post(reverse("negotiations:statement_new"), statement_data(rec, original_language="en"))
     assert response.status_code == 200
     assert "already in the language spoken" in response.context["form"].errors["original_language"][0]
@@ -312,9 +257,9 @@ def test_service_rules_show_on_their_fields(client, rec, editor):
     assert not Statement.objects.exists()
 
 
-def test_another_negotiation_s_meeting_is_refused_and_not_offered(client, rec, editor):
+def test_another_negotiation_s_meeting_is_refused_and_not_offered(client, rec, record_editor):
     other = MeetingFactory(slug="elsewhere")  # another negotiation's meeting
-    client.force_login(editor)
+    client.force_login(record_editor)
     form_page = client.get(reverse("negotiations:statement_new"), {"negotiation": rec.negotiation.slug})
     assert f'<option value="{rec.meeting.slug}"' in form_page.content.decode()
     assert 'value="elsewhere"' not in form_page.content.decode()
@@ -328,19 +273,10 @@ def test_another_negotiation_s_meeting_is_refused_and_not_offered(client, rec, e
     assert f'<option value="{rec.meeting.slug}"' not in other_page.content.decode()
 
 
-def position_data(rec, **overrides):
-    data = {
-        "negotiation": rec.negotiation.slug, "jurisdiction": "ON", "as_of": "2014-01-29", "date_precision": "day",
-        "stance": "conditional", "summary": "Will sign if the LMA is spared.", "conditions": "Keep the LMA whole.",
-        "triggered_by_meeting": rec.meeting.slug,
-    }
-    return data | overrides
-
-
-def test_editor_records_a_position_with_evidence(client, rec, editor):
+def test_editor_records_a_position_with_evidence(client, rec, record_editor):
     evidence = StatementFactory(negotiation=rec.negotiation, speaker=rec.person, jurisdiction=rec.ontario,
                                 source=rec.source)
-    client.force_login(editor)
+    client.force_login(record_editor)
     response = client.post(reverse("negotiations:position_new"),
                            position_data(rec, evidence=[evidence.pk], sources=[rec.source.slug]))
     assert response.status_code == 302
@@ -350,12 +286,12 @@ def test_editor_records_a_position_with_evidence(client, rec, editor):
     assert list(position.evidence.all()) == [evidence]
     assert list(position.sources.all()) == [rec.source]
     assert position.triggered_by_meeting == rec.meeting
-    assert {h.history_user for h in position.history.all()} == {editor}
+    assert {h.history_user for h in position.history.all()} == {record_editor}
 
 
-def test_duplicate_position_is_refused_with_a_clear_message(client, rec, editor):
+def test_duplicate_position_is_refused_with_a_clear_message(client, rec, record_editor):
     PositionFactory(negotiation=rec.negotiation, jurisdiction=rec.ontario, as_of=datetime.date(2014, 1, 29))
-    client.force_login(editor)
+    client.force_login(record_editor)
     response = client.post(reverse("negotiations:position_new"), position_data(rec))
     assert response.status_code == 200
     assert "already has a position" in response.content.decode()
@@ -364,17 +300,17 @@ def test_duplicate_position_is_refused_with_a_clear_message(client, rec, editor)
     assert Position.objects.count() == 1
 
 
-def test_invalid_position_shows_field_errors(client, rec, editor):
-    client.force_login(editor)
+def test_invalid_position_shows_field_errors(client, rec, record_editor):
+    client.force_login(record_editor)
     response = client.post(reverse("negotiations:position_new"), position_data(rec, stance="delighted", summary=""))
     assert response.status_code == 200
     assert set(response.context["form"].errors) == {"stance", "summary"}
     assert "Keep the LMA whole." in response.content.decode()
 
 
-def test_editor_retracts_a_statement_and_it_stays(client, rec, editor):
+def test_editor_retracts_a_statement_and_it_stays(client, rec, record_editor):
     statement = StatementFactory(negotiation=rec.negotiation, speaker=rec.person, source=rec.source)
-    client.force_login(editor)
+    client.force_login(record_editor)
     back = reverse("negotiations:statement_list") + "?speaker=brad-duguid"
     response = client.post(reverse("negotiations:statement_retract", args=[statement.pk]),
                            {"note": "Misattributed: it was the deputy.", "next": back})
@@ -384,14 +320,14 @@ def test_editor_retracts_a_statement_and_it_stays(client, rec, editor):
     assert statement.retracted and statement.retraction_note == "Misattributed: it was the deputy."
     latest, first = statement.history.all()[:2]
     assert (latest.retracted, first.retracted) == (True, False)
-    assert latest.history_user == editor
+    assert latest.history_user == record_editor
     content = client.get(back).content.decode()
     assert "Retracted" in content and "Misattributed: it was the deputy." in content
 
 
-def test_retract_refuses_a_foreign_next_and_an_empty_note(client, rec, editor):
+def test_retract_refuses_a_foreign_next_and_an_empty_note(client, rec, record_editor):
     statement = StatementFactory(negotiation=rec.negotiation, speaker=rec.person, source=rec.source)
-    client.force_login(editor)
+    client.force_login(record_editor)
     response = client.post(reverse("negotiations:statement_retract", args=[statement.pk]),
                            {"note": "  ", "next": "https://evil.example/"})
     assert response.url == reverse("negotiations:statement_list")  # the fallback for any next not ours
@@ -399,26 +335,26 @@ def test_retract_refuses_a_foreign_next_and_an_empty_note(client, rec, editor):
     assert not statement.retracted
 
 
-def test_retract_is_post_only(client, rec, editor):
+def test_retract_is_post_only(client, rec, record_editor):
     statement = StatementFactory(negotiation=rec.negotiation, source=rec.source)
-    client.force_login(editor)
+    client.force_login(record_editor)
     assert client.get(reverse("negotiations:statement_retract", args=[statement.pk])).status_code == 405
 
 
-def test_retract_form_shows_only_to_editors(client, rec, editor, viewer):
+def test_retract_form_shows_only_to_editors(client, rec, record_editor, viewer):
     StatementFactory(negotiation=rec.negotiation, speaker=rec.person, source=rec.source)
     url = reverse("negotiations:statement_list")
     client.force_login(viewer)
     assert "Retract this statement" not in client.get(url).content.decode()
-    client.force_login(editor)
+    client.force_login(record_editor)
     assert "Retract this statement" in client.get(url).content.decode()
 
 
-def test_the_position_form_offers_only_its_negotiation_s_statements_offers_and_meetings(client, rec, editor):
+def test_the_position_form_offers_only_its_negotiation_s_statements_offers_and_meetings(client, rec, record_editor):
     mine = StatementFactory(negotiation=rec.negotiation, speaker=rec.person, jurisdiction=rec.ontario,
                             source=rec.source, quote="Ours to weigh.")
     theirs = StatementFactory(quote="Someone else's talks.")  # in another negotiation
-    client.force_login(editor)
+    client.force_login(record_editor)
     html = client.get(reverse("negotiations:position_new"), {"negotiation": rec.negotiation.slug}).content.decode()
     assert "Ours to weigh." in html and "Someone else" not in html
     assert f'<option value="{rec.meeting.slug}"' in html

@@ -1,7 +1,5 @@
 """Scenarios: what-ifs saved from the offer form, shared, compared, never part of the record until recorded as an offer."""
 
-import pytest
-from django.contrib.auth.models import Group
 
 from grants.models import Scenario
 from negotiations.models import Offer
@@ -11,18 +9,11 @@ from tests.offer_world import offer_post
 TITLE = "What if Ottawa gave up the clawback"
 
 
-@pytest.fixture
-def editor(cjg):
-    user = UserFactory(username="analyst")
-    user.groups.add(Group.objects.get(name="Editor"))
-    return user
-
-
 def save(client, **overrides):
     return client.post("/scenarios/new", offer_post(**{"title": TITLE, "tabled_on": "2014-01-29", **overrides}))
 
 
-def test_saved_from_the_offer_form_it_never_reaches_the_record(client, editor):
+def test_saved_from_the_offer_form_it_never_reaches_the_record(client, cjg, editor):
     client.force_login(editor)
     form = client.get("/offers/new").content.decode()
     assert 'formaction="/scenarios/new"' in form and "Save as scenario" in form
@@ -39,7 +30,7 @@ def test_saved_from_the_offer_form_it_never_reaches_the_record(client, editor):
     assert TITLE in client.get("/scenarios/").content.decode()
 
 
-def test_the_scenario_page_shows_who_would_sign_and_its_fiscal_effect_to_any_reader(client, editor):
+def test_the_scenario_page_shows_who_would_sign_and_its_fiscal_effect_to_any_reader(client, cjg, editor):
     client.force_login(editor)
     save(client, treatment_QC="opts_out_compensated")
     scenario = Scenario.objects.get()
@@ -50,7 +41,7 @@ def test_the_scenario_page_shows_who_would_sign_and_its_fiscal_effect_to_any_rea
     assert "Record as offer" not in html  # readers read; editors record
 
 
-def test_the_api_gives_the_scenario_its_effect_and_verdicts(client, editor):
+def test_the_api_gives_the_scenario_its_effect_and_verdicts(client, cjg, editor):
     client.force_login(editor)
     save(client, participation="0.5", fiscal_year="", shortfall_liability="province")
     scenario = Scenario.objects.get()
@@ -65,7 +56,7 @@ def test_the_api_gives_the_scenario_its_effect_and_verdicts(client, editor):
     assert TITLE not in client.get("/api/offers").content.decode()
 
 
-def test_it_compares_with_any_offer_or_scenario(client, editor):
+def test_it_compares_with_any_offer_or_scenario(client, cjg, editor):
     client.force_login(editor)
     save(client)
     save(client, title="Quebec out", treatment_QC="opts_out_compensated")
@@ -78,7 +69,7 @@ def test_it_compares_with_any_offer_or_scenario(client, editor):
     assert response.status_code == 400 and "neither an offer nor a saved scenario" in response.content.decode()
 
 
-def test_record_as_offer_opens_the_offer_form_filled_from_it(client, editor):
+def test_record_as_offer_opens_the_offer_form_filled_from_it(client, cjg, editor):
     client.force_login(editor)
     save(client, federal_amount="10000", provincial_amount="0", federal_LMA="5000", federal_LMDA="5000",
          provincial_PT_OWN="", treatment_QC="opts_out_compensated")
@@ -91,7 +82,7 @@ def test_record_as_offer_opens_the_offer_form_filled_from_it(client, editor):
     assert '<option value="opts_out_compensated" selected>' in form
 
 
-def test_bad_input_is_refused_next_to_the_field_and_nothing_is_lost(client, editor):
+def test_bad_input_is_refused_next_to_the_field_and_nothing_is_lost(client, cjg, editor):
     client.force_login(editor)
     response = save(client, title="", federal_amount="6000", participation="2")
     assert response.status_code == 200

@@ -11,14 +11,9 @@ from negotiations.services import offers as services
 from negotiations.term_basis import offer_basis
 from negotiations.terms import TermBasisEntry
 from tests.factories import SourceFactory
-from tests.offer_world import offer_post, user_with
+from tests.offer_world import offer_post
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def editor():
-    return user_with("add_offer", "change_offer", "view_offer", username="editor")
 
 
 def test_the_api_gives_every_terms_basis_and_the_agreed_date(client, cjg):
@@ -120,8 +115,8 @@ def _terms_of(offer):
     return offer_terms(Offer.objects.prefetch_related("funding_sources", "treatments__jurisdiction", "phase_in").get(pk=offer.pk))
 
 
-def test_the_form_keeps_everything_and_says_what_each_basis_lacks(client, budget, editor):
-    client.force_login(editor)
+def test_the_form_keeps_everything_and_says_what_each_basis_lacks(client, budget, offer_editor):
+    client.force_login(offer_editor)
     data = offer_post(title="A new offer with bases")
     data[basis_field("split.federal", "status")] = "reported"  # no source on the row, none on the offer
     data[basis_field("split.federal", "note")] = "Ottawa pays $5,000."
@@ -136,9 +131,9 @@ def test_the_form_keeps_everything_and_says_what_each_basis_lacks(client, budget
     assert 'value="A new offer with bases"' in page and "Ottawa pays $5,000.</textarea>" in page
 
 
-def test_the_form_records_bases_defaulting_to_the_offers_source(client, budget, editor):
+def test_the_form_records_bases_defaulting_to_the_offers_source(client, budget, offer_editor):
     SourceFactory(slug="cp-article")
-    client.force_login(editor)
+    client.force_login(offer_editor)
     data = offer_post(title="Offer with its bases", sources=["cp-article"], agreed_on="2013-12-20")
     data[basis_field("split.federal", "status")] = "reported"
     data[basis_field("split.federal", "note")] = "Ottawa would pay $5,000."
@@ -155,8 +150,8 @@ def test_the_form_records_bases_defaulting_to_the_offers_source(client, budget, 
     assert 'value="Full scale."' in edit
 
 
-def test_the_preview_says_when_no_basis_is_given_yet(client, budget, editor):
-    client.force_login(editor)
+def test_the_preview_says_when_no_basis_is_given_yet(client, budget, offer_editor):
+    client.force_login(offer_editor)
     data = offer_post()
     page = client.post(reverse("grants:preview"), data).content.decode()
     assert "Basis not yet given" in page
@@ -165,7 +160,7 @@ def test_the_preview_says_when_no_basis_is_given_yet(client, budget, editor):
     assert "Rests on 1 assumed term: National amount drawn" in page
 
 
-def test_saving_the_form_unchanged_keeps_every_basis_as_it_was(client, cjg, editor):
+def test_saving_the_form_unchanged_keeps_every_basis_as_it_was(client, cjg, offer_editor):
     from negotiations.offer_forms import OfferForm
     from negotiations.selectors.offers import offer_for_form, offer_links
 
@@ -182,7 +177,7 @@ def test_saving_the_form_unchanged_keeps_every_basis_as_it_was(client, cjg, edit
         if value in (None, ""):
             continue
         data[name] = [str(v) for v in value] if isinstance(value, list) else str(value)
-    client.force_login(editor)
+    client.force_login(offer_editor)
     response = client.post(reverse("negotiations:offer_edit", args=["pt-counter-jan-2014"]), data)
     assert response.status_code == 302, response.content.decode()[:2000]
     assert bases() == before

@@ -38,11 +38,6 @@ def quebec():
     return JurisdictionFactory(code="QC", order=5, name_en="Quebec")
 
 
-@pytest.fixture
-def cjg():
-    return NegotiationFactory(slug="canada-job-grant", title="Canada Job Grant")
-
-
 def titles(events):
     return [event.title for event in events]
 
@@ -62,11 +57,11 @@ def make_events(count, *, jurisdiction, canada, negotiation, start=D(2013, 4, 1)
 # --- The selector ---------------------------------------------------------------------------------
 
 
-def test_events_of_every_kind_are_merged_newest_first(canada, ontario, cjg):
-    PositionFactory(negotiation=cjg, jurisdiction=ontario, as_of=D(2013, 7, 25))
-    StatementFactory(negotiation=cjg, jurisdiction=ontario, date=D(2014, 1, 29))
-    MeetingFactory(negotiation=cjg, date=D(2013, 11, 8), jurisdictions=[ontario], title="Toronto meeting")
-    OfferFactory(negotiation=cjg, tabled_on=D(2013, 3, 21), tabled_by=[canada], title="Budget 2013")
+def test_events_of_every_kind_are_merged_newest_first(canada, ontario, empty_cjg):
+    PositionFactory(negotiation=empty_cjg, jurisdiction=ontario, as_of=D(2013, 7, 25))
+    StatementFactory(negotiation=empty_cjg, jurisdiction=ontario, date=D(2014, 1, 29))
+    MeetingFactory(negotiation=empty_cjg, date=D(2013, 11, 8), jurisdictions=[ontario], title="Toronto meeting")
+    OfferFactory(negotiation=empty_cjg, tabled_on=D(2013, 3, 21), tabled_by=[canada], title="Budget 2013")
 
     events, total = jurisdiction_timeline(jurisdiction=ontario)
 
@@ -75,23 +70,23 @@ def test_events_of_every_kind_are_merged_newest_first(canada, ontario, cjg):
     assert [event.date for event in events] == sorted((event.date for event in events), reverse=True)
 
 
-def test_same_day_events_read_consequence_first(canada, ontario, cjg):
+def test_same_day_events_read_consequence_first(canada, ontario, empty_cjg):
     day = D(2013, 12, 24)
-    MeetingFactory(negotiation=cjg, date=day, jurisdictions=[ontario])
-    OfferFactory(negotiation=cjg, tabled_on=day, tabled_by=[canada])
-    StatementFactory(negotiation=cjg, jurisdiction=ontario, date=day)
-    PositionFactory(negotiation=cjg, jurisdiction=ontario, as_of=day)
+    MeetingFactory(negotiation=empty_cjg, date=day, jurisdictions=[ontario])
+    OfferFactory(negotiation=empty_cjg, tabled_on=day, tabled_by=[canada])
+    StatementFactory(negotiation=empty_cjg, jurisdiction=ontario, date=day)
+    PositionFactory(negotiation=empty_cjg, jurisdiction=ontario, as_of=day)
 
     events, _ = jurisdiction_timeline(jurisdiction=ontario)
 
     assert [event.kind for event in events] == ["position", "statement", "offer", "meeting"]
 
 
-def test_each_event_has_title_url_precision_and_object(canada, ontario, cjg):
-    position = PositionFactory(negotiation=cjg, jurisdiction=ontario, as_of=D(2013, 11, 8), stance=Stance.OPPOSES)
-    statement = StatementFactory(negotiation=cjg, jurisdiction=ontario, date=D(2013, 11, 1), date_precision="month")
-    meeting = MeetingFactory(negotiation=cjg, date=D(2013, 10, 1), jurisdictions=[ontario], title="A meeting")
-    offer = OfferFactory(negotiation=cjg, tabled_on=D(2013, 3, 21), tabled_by=[canada], title="Budget 2013")
+def test_each_event_has_title_url_precision_and_object(canada, ontario, empty_cjg):
+    position = PositionFactory(negotiation=empty_cjg, jurisdiction=ontario, as_of=D(2013, 11, 8), stance=Stance.OPPOSES)
+    statement = StatementFactory(negotiation=empty_cjg, jurisdiction=ontario, date=D(2013, 11, 1), date_precision="month")
+    meeting = MeetingFactory(negotiation=empty_cjg, date=D(2013, 10, 1), jurisdictions=[ontario], title="A meeting")
+    offer = OfferFactory(negotiation=empty_cjg, tabled_on=D(2013, 3, 21), tabled_by=[canada], title="Budget 2013")
 
     events = {event.kind: event for event in jurisdiction_timeline(jurisdiction=ontario)[0]}
 
@@ -105,11 +100,11 @@ def test_each_event_has_title_url_precision_and_object(canada, ontario, cjg):
     assert (events["offer"].title, events["offer"].url) == ("Budget 2013", offer.get_absolute_url())
 
 
-def test_only_the_jurisdictions_own_statements_positions_and_meetings(canada, ontario, quebec, cjg):
-    StatementFactory(negotiation=cjg, jurisdiction=quebec)
-    PositionFactory(negotiation=cjg, jurisdiction=quebec)
-    MeetingFactory(negotiation=cjg, jurisdictions=[quebec, canada])
-    mine = MeetingFactory(negotiation=cjg, jurisdictions=[ontario, quebec])
+def test_only_the_jurisdictions_own_statements_positions_and_meetings(canada, ontario, quebec, empty_cjg):
+    StatementFactory(negotiation=empty_cjg, jurisdiction=quebec)
+    PositionFactory(negotiation=empty_cjg, jurisdiction=quebec)
+    MeetingFactory(negotiation=empty_cjg, jurisdictions=[quebec, canada])
+    mine = MeetingFactory(negotiation=empty_cjg, jurisdictions=[ontario, quebec])
 
     events, total = jurisdiction_timeline(jurisdiction=ontario)
 
@@ -117,11 +112,11 @@ def test_only_the_jurisdictions_own_statements_positions_and_meetings(canada, on
     assert [event.object for event in events] == [mine]
 
 
-def test_a_province_sees_its_own_and_federal_offers_once_each(canada, ontario, quebec, cjg):
-    federal = OfferFactory(negotiation=cjg, tabled_on=D(2013, 3, 21), tabled_by=[canada])
-    joint = OfferFactory(negotiation=cjg, tabled_on=D(2013, 12, 24), tabled_by=[canada, ontario])
-    counter = OfferFactory(negotiation=cjg, tabled_on=D(2014, 1, 29), tabled_by=[ontario, quebec])
-    OfferFactory(negotiation=cjg, tabled_on=D(2014, 2, 1), tabled_by=[quebec])
+def test_a_province_sees_its_own_and_federal_offers_once_each(canada, ontario, quebec, empty_cjg):
+    federal = OfferFactory(negotiation=empty_cjg, tabled_on=D(2013, 3, 21), tabled_by=[canada])
+    joint = OfferFactory(negotiation=empty_cjg, tabled_on=D(2013, 12, 24), tabled_by=[canada, ontario])
+    counter = OfferFactory(negotiation=empty_cjg, tabled_on=D(2014, 1, 29), tabled_by=[ontario, quebec])
+    OfferFactory(negotiation=empty_cjg, tabled_on=D(2014, 2, 1), tabled_by=[quebec])
 
     events, total = jurisdiction_timeline(jurisdiction=ontario, kinds=["offer"])
 
@@ -129,17 +124,17 @@ def test_a_province_sees_its_own_and_federal_offers_once_each(canada, ontario, q
     assert [event.object for event in events] == [counter, joint, federal]
 
 
-def test_the_federal_government_sees_every_offer(canada, ontario, quebec, cjg):
-    OfferFactory(negotiation=cjg, tabled_by=[canada])
-    OfferFactory(negotiation=cjg, tabled_by=[quebec])
-    OfferFactory(negotiation=cjg, tabled_by=[ontario, quebec])
+def test_the_federal_government_sees_every_offer(canada, ontario, quebec, empty_cjg):
+    OfferFactory(negotiation=empty_cjg, tabled_by=[canada])
+    OfferFactory(negotiation=empty_cjg, tabled_by=[quebec])
+    OfferFactory(negotiation=empty_cjg, tabled_by=[ontario, quebec])
 
     assert jurisdiction_timeline(jurisdiction=canada, kinds=["offer"])[1] == 3
 
 
-def test_filter_by_negotiation(canada, ontario, cjg):
+def test_filter_by_negotiation(canada, ontario, empty_cjg):
     other = NegotiationFactory(slug="other")
-    PositionFactory(negotiation=cjg, jurisdiction=ontario)
+    PositionFactory(negotiation=empty_cjg, jurisdiction=ontario)
     StatementFactory(negotiation=other, jurisdiction=ontario)
     OfferFactory(negotiation=other, tabled_by=[canada])
 
@@ -149,8 +144,8 @@ def test_filter_by_negotiation(canada, ontario, cjg):
     assert {event.kind for event in events} == {"statement", "offer"}
 
 
-def test_filter_by_kinds(canada, ontario, cjg):
-    make_events(2, jurisdiction=ontario, canada=canada, negotiation=cjg)
+def test_filter_by_kinds(canada, ontario, empty_cjg):
+    make_events(2, jurisdiction=ontario, canada=canada, negotiation=empty_cjg)
 
     events, total = jurisdiction_timeline(jurisdiction=ontario, kinds=["statement", "meeting"])
 
@@ -163,15 +158,15 @@ def test_unknown_kind_is_refused(ontario):
         jurisdiction_timeline(jurisdiction=ontario, kinds=["rumour"])
 
 
-def test_filter_by_person_keeps_their_statements_and_meetings(canada, ontario, cjg):
+def test_filter_by_person_keeps_their_statements_and_meetings(canada, ontario, empty_cjg):
     duguid = PersonFactory(slug="brad-duguid")
-    said = StatementFactory(negotiation=cjg, jurisdiction=ontario, speaker=duguid, date=D(2014, 1, 29))
-    StatementFactory(negotiation=cjg, jurisdiction=ontario, date=D(2014, 1, 28))
-    attended = MeetingFactory(negotiation=cjg, jurisdictions=[ontario], date=D(2013, 11, 8))
+    said = StatementFactory(negotiation=empty_cjg, jurisdiction=ontario, speaker=duguid, date=D(2014, 1, 29))
+    StatementFactory(negotiation=empty_cjg, jurisdiction=ontario, date=D(2014, 1, 28))
+    attended = MeetingFactory(negotiation=empty_cjg, jurisdictions=[ontario], date=D(2013, 11, 8))
     attended.participants.add(duguid)
-    MeetingFactory(negotiation=cjg, jurisdictions=[ontario], date=D(2013, 11, 9))
-    PositionFactory(negotiation=cjg, jurisdiction=ontario)
-    OfferFactory(negotiation=cjg, tabled_by=[canada])
+    MeetingFactory(negotiation=empty_cjg, jurisdictions=[ontario], date=D(2013, 11, 9))
+    PositionFactory(negotiation=empty_cjg, jurisdiction=ontario)
+    OfferFactory(negotiation=empty_cjg, tabled_by=[canada])
 
     events, total = jurisdiction_timeline(jurisdiction=ontario, person_slug="brad-duguid")
 
@@ -179,10 +174,10 @@ def test_filter_by_person_keeps_their_statements_and_meetings(canada, ontario, c
     assert [event.object for event in events] == [said, attended]
 
 
-def test_filter_by_dates_is_inclusive(canada, ontario, cjg):
+def test_filter_by_dates_is_inclusive(canada, ontario, empty_cjg):
     for day in (D(2013, 10, 31), D(2013, 11, 1), D(2013, 11, 30), D(2013, 12, 1)):
-        StatementFactory(negotiation=cjg, jurisdiction=ontario, date=day)
-        OfferFactory(negotiation=cjg, tabled_on=day, tabled_by=[canada])
+        StatementFactory(negotiation=empty_cjg, jurisdiction=ontario, date=day)
+        OfferFactory(negotiation=empty_cjg, tabled_on=day, tabled_by=[canada])
 
     events, total = jurisdiction_timeline(jurisdiction=ontario, date_from=D(2013, 11, 1), date_to=D(2013, 11, 30))
 
@@ -190,8 +185,8 @@ def test_filter_by_dates_is_inclusive(canada, ontario, cjg):
     assert {event.date for event in events} == {D(2013, 11, 1), D(2013, 11, 30)}
 
 
-def test_offset_and_limit_page_through_the_merged_list(canada, ontario, cjg):
-    make_events(5, jurisdiction=ontario, canada=canada, negotiation=cjg)
+def test_offset_and_limit_page_through_the_merged_list(canada, ontario, empty_cjg):
+    make_events(5, jurisdiction=ontario, canada=canada, negotiation=empty_cjg)
     everything, total = jurisdiction_timeline(jurisdiction=ontario, limit=100)
 
     first, first_total = jurisdiction_timeline(jurisdiction=ontario, limit=7)
@@ -210,12 +205,12 @@ def test_bad_paging_is_refused(ontario):
         jurisdiction_timeline(jurisdiction=ontario, offset=-1)
 
 
-def test_a_change_of_stance_is_flagged_with_the_previous_stance(ontario, cjg):
+def test_a_change_of_stance_is_flagged_with_the_previous_stance(ontario, empty_cjg):
     other = NegotiationFactory(slug="other")
-    PositionFactory(negotiation=cjg, jurisdiction=ontario, as_of=D(2013, 7, 25), stance=Stance.OPPOSES)
-    PositionFactory(negotiation=cjg, jurisdiction=ontario, as_of=D(2013, 11, 8), stance=Stance.OPPOSES)
+    PositionFactory(negotiation=empty_cjg, jurisdiction=ontario, as_of=D(2013, 7, 25), stance=Stance.OPPOSES)
+    PositionFactory(negotiation=empty_cjg, jurisdiction=ontario, as_of=D(2013, 11, 8), stance=Stance.OPPOSES)
     PositionFactory(negotiation=other, jurisdiction=ontario, as_of=D(2013, 12, 1), stance=Stance.SUPPORTS)
-    PositionFactory(negotiation=cjg, jurisdiction=ontario, as_of=D(2014, 1, 29), stance=Stance.CONDITIONAL)
+    PositionFactory(negotiation=empty_cjg, jurisdiction=ontario, as_of=D(2014, 1, 29), stance=Stance.CONDITIONAL)
 
     events, _ = jurisdiction_timeline(jurisdiction=ontario)
     flags = [(event.date, event.stance_changed, event.previous_stance) for event in events]
@@ -228,9 +223,9 @@ def test_a_change_of_stance_is_flagged_with_the_previous_stance(ontario, cjg):
     ]
 
 
-def test_stance_change_looks_past_the_date_filter(ontario, cjg):
-    PositionFactory(negotiation=cjg, jurisdiction=ontario, as_of=D(2013, 7, 25), stance=Stance.OPPOSES)
-    PositionFactory(negotiation=cjg, jurisdiction=ontario, as_of=D(2014, 1, 29), stance=Stance.CONDITIONAL)
+def test_stance_change_looks_past_the_date_filter(ontario, empty_cjg):
+    PositionFactory(negotiation=empty_cjg, jurisdiction=ontario, as_of=D(2013, 7, 25), stance=Stance.OPPOSES)
+    PositionFactory(negotiation=empty_cjg, jurisdiction=ontario, as_of=D(2014, 1, 29), stance=Stance.CONDITIONAL)
 
     events, _ = jurisdiction_timeline(jurisdiction=ontario, date_from=D(2014, 1, 1))
 
@@ -243,8 +238,8 @@ def count_queries(function):
     return len(queries)
 
 
-def test_selector_query_count_does_not_grow_with_the_data(canada, ontario, cjg):
-    make_events(5, jurisdiction=ontario, canada=canada, negotiation=cjg)
+def test_selector_query_count_does_not_grow_with_the_data(canada, ontario, empty_cjg):
+    make_events(5, jurisdiction=ontario, canada=canada, negotiation=empty_cjg)
 
     def read():
         events, _ = jurisdiction_timeline(jurisdiction=ontario, limit=20)
@@ -258,7 +253,7 @@ def test_selector_query_count_does_not_grow_with_the_data(canada, ontario, cjg):
                 list(event.object.tabled_by.all())
 
     small = count_queries(read)
-    make_events(45, jurisdiction=ontario, canada=canada, negotiation=cjg, start=D(2014, 1, 1))
+    make_events(45, jurisdiction=ontario, canada=canada, negotiation=empty_cjg, start=D(2014, 1, 1))
     large = count_queries(read)
 
     assert small == large == 6  # one per kind, plus evidence and who tabled the offers
@@ -271,10 +266,10 @@ def url(code="ON"):
     return f"/jurisdictions/{code}/"
 
 
-def test_page_shows_current_stance_filters_and_events(client, canada, ontario, cjg):
-    PositionFactory(negotiation=cjg, jurisdiction=ontario, as_of=D(2014, 1, 29), stance=Stance.CONDITIONAL,
+def test_page_shows_current_stance_filters_and_events(client, canada, ontario, empty_cjg):
+    PositionFactory(negotiation=empty_cjg, jurisdiction=ontario, as_of=D(2014, 1, 29), stance=Stance.CONDITIONAL,
                     summary="Wants flexibility.", conditions="No cut to the LMA.")
-    StatementFactory(negotiation=cjg, jurisdiction=ontario, quote="We have been united since Day 1.")
+    StatementFactory(negotiation=empty_cjg, jurisdiction=ontario, quote="We have been united since Day 1.")
 
     response = client.get(url())
     html = response.content.decode()
@@ -293,8 +288,8 @@ def test_code_is_case_insensitive_and_unknown_code_is_404(client, ontario):
     assert client.get(url("ONT")).status_code == 404
 
 
-def test_kind_parameter_shows_only_that_kind(client, canada, ontario, cjg):
-    make_events(2, jurisdiction=ontario, canada=canada, negotiation=cjg)
+def test_kind_parameter_shows_only_that_kind(client, canada, ontario, empty_cjg):
+    make_events(2, jurisdiction=ontario, canada=canada, negotiation=empty_cjg)
 
     html = client.get(url(), {"kind": "statement"}).content.decode()
 
@@ -303,11 +298,11 @@ def test_kind_parameter_shows_only_that_kind(client, canada, ontario, cjg):
     assert '<option value="statement" selected>' in html
 
 
-def test_person_and_date_parameters_filter_the_page(client, canada, ontario, cjg):
+def test_person_and_date_parameters_filter_the_page(client, canada, ontario, empty_cjg):
     duguid = PersonFactory(slug="brad-duguid", name="Brad Duguid")
-    StatementFactory(negotiation=cjg, jurisdiction=ontario, speaker=duguid, quote="Mine.", date=D(2014, 1, 29))
-    StatementFactory(negotiation=cjg, jurisdiction=ontario, quote="Someone else's.", date=D(2014, 1, 29))
-    StatementFactory(negotiation=cjg, jurisdiction=ontario, speaker=duguid, quote="Too early.", date=D(2013, 1, 1))
+    StatementFactory(negotiation=empty_cjg, jurisdiction=ontario, speaker=duguid, quote="Mine.", date=D(2014, 1, 29))
+    StatementFactory(negotiation=empty_cjg, jurisdiction=ontario, quote="Someone else's.", date=D(2014, 1, 29))
+    StatementFactory(negotiation=empty_cjg, jurisdiction=ontario, speaker=duguid, quote="Too early.", date=D(2013, 1, 1))
 
     html = client.get(url(), {"person": "brad-duguid", "date_from": "2014-01-01"}).content.decode()
 
@@ -323,8 +318,8 @@ def test_an_invalid_filter_is_explained_not_fatal(client, ontario):
     assert "Select a valid choice." in response.content.decode()
 
 
-def test_htmx_filter_request_gets_the_timeline_fragment_only(client, canada, ontario, cjg):
-    make_events(2, jurisdiction=ontario, canada=canada, negotiation=cjg)
+def test_htmx_filter_request_gets_the_timeline_fragment_only(client, canada, ontario, empty_cjg):
+    make_events(2, jurisdiction=ontario, canada=canada, negotiation=empty_cjg)
 
     response = client.get(url(), {"kind": "meeting"}, headers={"HX-Request": "true", "HX-Target": "timeline"})
     html = response.content.decode()
@@ -343,8 +338,8 @@ def test_htmx_history_restore_gets_the_whole_page(client, ontario):
     assert "<html" in client.get(url(), headers=headers).content.decode()
 
 
-def test_load_more_link_has_a_real_href_and_appends_the_next_page(client, canada, ontario, cjg):
-    make_events(6, jurisdiction=ontario, canada=canada, negotiation=cjg)  # 24 events, 20 a page
+def test_load_more_link_has_a_real_href_and_appends_the_next_page(client, canada, ontario, empty_cjg):
+    make_events(6, jurisdiction=ontario, canada=canada, negotiation=empty_cjg)  # 24 events, 20 a page
 
     first = client.get(url(), {"kind": "", "person": ""}).content.decode()
     assert 'href="?kind=&amp;person=&amp;offset=20"' in first
@@ -360,8 +355,8 @@ def test_load_more_link_has_a_real_href_and_appends_the_next_page(client, canada
     assert "showing 21–24" in without_js and "<html" in without_js
 
 
-def test_a_quote_with_markup_is_escaped(client, ontario, cjg):
-    StatementFactory(negotiation=cjg, jurisdiction=ontario, quote='<script>alert("x")</script> & more')
+def test_a_quote_with_markup_is_escaped(client, ontario, empty_cjg):
+    StatementFactory(negotiation=empty_cjg, jurisdiction=ontario, quote='<script>alert("x")</script> & more')
 
     html = client.get(url()).content.decode()
 
@@ -369,10 +364,10 @@ def test_a_quote_with_markup_is_escaped(client, ontario, cjg):
     assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; more" in html
 
 
-def test_a_stance_change_stands_out_and_links_its_trigger(client, canada, ontario, cjg):
-    offer = OfferFactory(negotiation=cjg, tabled_by=[canada], title="Christmas Eve offer", tabled_on=D(2013, 12, 24))
-    PositionFactory(negotiation=cjg, jurisdiction=ontario, as_of=D(2013, 7, 25), stance=Stance.OPPOSES)
-    PositionFactory(negotiation=cjg, jurisdiction=ontario, as_of=D(2014, 1, 29), stance=Stance.CONDITIONAL,
+def test_a_stance_change_stands_out_and_links_its_trigger(client, canada, ontario, empty_cjg):
+    offer = OfferFactory(negotiation=empty_cjg, tabled_by=[canada], title="Christmas Eve offer", tabled_on=D(2013, 12, 24))
+    PositionFactory(negotiation=empty_cjg, jurisdiction=ontario, as_of=D(2013, 7, 25), stance=Stance.OPPOSES)
+    PositionFactory(negotiation=empty_cjg, jurisdiction=ontario, as_of=D(2014, 1, 29), stance=Stance.CONDITIONAL,
                     triggered_by_offer=offer)
 
     html = client.get(url(), {"kind": "position"}).content.decode()
@@ -382,8 +377,8 @@ def test_a_stance_change_stands_out_and_links_its_trigger(client, canada, ontari
     assert f'href="{offer.get_absolute_url()}">Christmas Eve offer</a>' in html
 
 
-def test_statement_shows_speaker_and_both_source_links(client, ontario, cjg):
-    statement = StatementFactory(negotiation=cjg, jurisdiction=ontario)
+def test_statement_shows_speaker_and_both_source_links(client, ontario, empty_cjg):
+    statement = StatementFactory(negotiation=empty_cjg, jurisdiction=ontario)
 
     html = client.get(url()).content.decode()
 
@@ -399,12 +394,12 @@ def page_queries(client, **params):
     return len(queries)
 
 
-def test_page_query_count_is_flat_and_small(client, canada, ontario, cjg):
-    make_events(5, jurisdiction=ontario, canada=canada, negotiation=cjg)
+def test_page_query_count_is_flat_and_small(client, canada, ontario, empty_cjg):
+    make_events(5, jurisdiction=ontario, canada=canada, negotiation=empty_cjg)
     small = page_queries(client)
     small_filtered = page_queries(client, negotiation="canada-job-grant", kind="position")
 
-    make_events(45, jurisdiction=ontario, canada=canada, negotiation=cjg, start=D(2014, 1, 1))
+    make_events(45, jurisdiction=ontario, canada=canada, negotiation=empty_cjg, start=D(2014, 1, 1))
     large = page_queries(client)
     large_filtered = page_queries(client, negotiation="canada-job-grant", kind="position")
 
