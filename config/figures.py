@@ -1,4 +1,4 @@
-"""Template filters that write figures through the one formatter (grants.presentation.Numbers).
+"""Template filters that write figures through the one formatter (config.numbers.Numbers).
 
 Loaded as ``{% load figures %}`` (settings: TEMPLATES "libraries"), so that every page, the record's
 as well as the fiscal ones, writes $15,000 / 15 000 $ and 0.15 / 0,15 the same way.
@@ -9,7 +9,7 @@ from decimal import Decimal, InvalidOperation
 from django import template
 from django.utils.translation import get_language
 
-from grants.presentation import format_date, numbers
+from config.numbers import format_date, numbers
 from negotiations.term_basis import failure_reason
 
 register = template.Library()

@@ -10,8 +10,9 @@ import datetime
 from dataclasses import dataclass
 from decimal import Decimal
 
+from config.numbers import format_percent, numbers
 from grants import fiscal, selectors
-from grants.presentation import LINE_LABELS, YearOption, format_percent, numbers
+from grants.presentation import LINE_LABELS, YearOption
 from negotiations.acceptance import Verdict
 from negotiations.concessions import FEDERAL, PROVINCES, Concessions, concessions
 from negotiations.models import Jurisdiction, Liability, Negotiation, Offer, Treatment

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
+from config.numbers import format_date, numbers
 from grants import deal, fiscal, presentation, scenarios, selectors
 from grants.forms import ScenarioForm
 from grants.models import Scenario
@@ -59,7 +60,7 @@ def scenario_list(request):
 
 def _comparable(scenario: Scenario) -> list[tuple[str, str]]:
     """What a scenario can be compared with: every offer of its negotiation and every other scenario."""
-    offers = [(f"offer:{slug}", f"{presentation.format_date(tabled_on)} · {title}") for slug, title, tabled_on in
+    offers = [(f"offer:{slug}", f"{format_date(tabled_on)} · {title}") for slug, title, tabled_on in
               Offer.objects.filter(negotiation_id=scenario.negotiation_id).order_by("-tabled_on")
               .values_list("slug", "title", "tabled_on")]
     others = [(f"scenario:{pk}", _("Scenario: %(title)s") % {"title": title}) for pk, title in
@@ -87,7 +88,7 @@ def scenario_term_rows(scenario: Scenario) -> list[tuple[str, str, str]]:
     """Each term's path, name and value in words, as the scenario page lists them."""
     terms = scenarios.scenario_terms(scenario)
     names = dict(Jurisdiction.objects.exclude(kind=Jurisdiction.Kind.FEDERAL).values_list("code", "name"))
-    write = presentation.numbers()
+    write = numbers()
     rows = []
     for path in term_paths(list(names)):
         value = term_value(terms, path)
@@ -168,7 +169,7 @@ def negotiation_distance(request, slug):
     def build():
         negotiation = get_object_or_404(Negotiation, slug=slug)
         _result, money = deal.money_distance(negotiation.pk)
-        write = presentation.numbers()
+        write = numbers()
         rows, total = [], None
         if money is not None and money.problem is None:
             rows = [(side, write.money(side.federal_need), write.money(side.provinces_need),

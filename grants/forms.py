@@ -5,7 +5,7 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from grants.presentation import format_date
+from config.numbers import format_date
 from grants.selectors import OfferChoice
 from negotiations.models import Negotiation
 from negotiations.offer_forms import OfferTermsForm

@@ -46,7 +46,7 @@ class ProgramEnvelope(models.Model):
         ]
 
     def __str__(self):
-        from grants.presentation import format_money
+        from config.numbers import format_money
 
         return _("%(program)s: %(amount)s a year") % {"program": self.program, "amount": format_money(self.annual_amount)}
 

@@ -8,18 +8,16 @@ only the browser turns them into numbers to draw bars.
 
 from __future__ import annotations
 
-import datetime
-import functools
 import re
 from dataclasses import dataclass
-from decimal import ROUND_DOWN, Decimal
+from decimal import Decimal
 from urllib.parse import urlencode
 
 from django.urls import reverse
-from django.utils.formats import date_format, get_format, number_format
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
+from config.numbers import format_count, format_decimal, format_money, format_percent, numbers
 from grants import fiscal
 from negotiations.models import Liability, Offer, Program, Treatment
 from negotiations.terms import TERM_FIELDS
@@ -201,100 +199,6 @@ _ENUM_LABELS = {
 }
 
 
-# ---------------------------------------------------------------------------
-# Formatting: the one place where numbers become text.
-
-
-# perf: bench/run "fiscal page" (cache off) and "preview POST": hundreds of figures a page, each written
-# without Django's per-call locale lookups.
-class Numbers:
-    """How one language writes counts and money; ``numbers()`` gives the current language's.
-
-    Writes what Django's ``number_format(value, decimal_pos=places, force_grouping=True)`` writes
-    (except "-0": a negative value cut to zero is written 0), at a fraction of its cost (a fiscal
-    table shows hundreds of figures, the live preview two dozen on every keystroke): the language's
-    separators and money pattern are looked up once per process.
-    """
-
-    def __init__(self, language: str | None) -> None:
-        self.language = language
-        # Translators: how an amount of dollars is written; French: "%(amount)s $" (a no-break space).
-        self.money_pattern = _("$%(amount)s")
-        # Translators: a percentage; French: "%(number)s %%" (a no-break space before the sign).
-        self.percent_pattern = _("%(number)s%%")
-        # A str.translate table from Python's "1,234.5" to the language's; None where it does not
-        # group digits by threes (Django's number_format then does the work).
-        self.separators = None
-        if get_format("NUMBER_GROUPING", language) == 3:
-            self.separators = {ord(","): get_format("THOUSAND_SEPARATOR", language),
-                               ord("."): get_format("DECIMAL_SEPARATOR", language)}
-
-    def grouped(self, value: int | Decimal, places: int = 0) -> str:
-        """``value`` with thousands separators and ``places`` decimals (cut, not rounded)."""
-        if self.separators is None:
-            return number_format(value, decimal_pos=places, force_grouping=True)
-        if isinstance(value, int):
-            text = f"{value:,}" if places == 0 else f"{value:,}.{'0' * places}"
-        else:
-            cut = value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_DOWN)
-            text = f"{cut if cut else abs(cut):,f}"  # what rounds to zero is written without a sign
-        return text.translate(self.separators)
-
-    def count(self, value: int) -> str:
-        """A whole count with thousands separators."""
-        return self.grouped(value)
-
-    def decimal(self, value: Decimal, places: int = 4) -> str:
-        """A share, rate or fraction with at most ``places`` decimals, trailing zeros dropped: 0.15, 0,15."""
-        value = Decimal(value).quantize(Decimal(1).scaleb(-places))
-        shown = max(0, -value.normalize().as_tuple().exponent) if value else 0
-        return self.grouped(value, shown)
-
-    def percent(self, fraction: Decimal) -> str:
-        """A fraction such as 0.15 as a percentage, trailing zeros dropped: 15%, 15 %."""
-        return self.percent_pattern % {"number": self.decimal(Decimal(fraction) * 100, 4)}
-
-    def money(self, amount: Decimal) -> str:
-        """Dollars with thousands separators; cents only when there are any; a minus sign when negative."""
-        amount = Decimal(amount)
-        places = 0 if amount == amount.to_integral_value() else 2
-        text = self.money_pattern % {"amount": self.grouped(abs(amount), places)}
-        return f"\u2212{text}" if amount < 0 else text
-
-    def line(self, line: str, value: int | Decimal) -> str:
-        """A line's value as the pages show it: trainees as a count, every other line as money."""
-        return self.count(value) if line == "trainees" else self.money(value)
-
-    def change(self, line: str, value: int | Decimal) -> str:
-        """A difference, always signed so the direction reads without colour."""
-        text = self.line(line, abs(value))
-        if value > 0:
-            return f"+{text}"
-        if value < 0:
-            return f"\u2212{text}"
-        return text
-
-
-@functools.lru_cache(maxsize=16)
-def _numbers(language: str | None) -> Numbers:
-    return Numbers(language)
-
-
-def numbers() -> Numbers:
-    """The current language's way of writing numbers."""
-    return _numbers(get_language())
-
-
-def format_count(value: int) -> str:
-    """A whole count with thousands separators, in the current language."""
-    return numbers().count(value)
-
-
-def format_money(amount: Decimal) -> str:
-    """Dollars with thousands separators; cents only when there are any; a minus sign when negative."""
-    return numbers().money(amount)
-
-
 def format_line(line: str, value: int | Decimal) -> str:
     """A line's value as the pages show it: trainees as a count, every other line as money."""
     return numbers().line(line, value)
@@ -303,15 +207,6 @@ def format_line(line: str, value: int | Decimal) -> str:
 def format_change(line: str, value: int | Decimal) -> str:
     """A difference, always signed so the direction reads without colour."""
     return numbers().change(line, value)
-
-
-def format_date(value: datetime.date, precision: str = "day") -> str:
-    """A date in the current language, as precise as it is known: 28 janvier 2014, janvier 2014, 2014."""
-    if precision == "month":
-        return date_format(value, "YEAR_MONTH_FORMAT")
-    if precision == "year":
-        return str(value.year)
-    return date_format(value, "DATE_FORMAT")
 
 
 def direction(value: int | Decimal) -> str:
@@ -327,16 +222,6 @@ def reading(line: str, value: int | Decimal) -> str:
     if value > 0:
         return rise
     return "worse" if rise == "better" else "better"
-
-
-def format_percent(fraction: Decimal) -> str:
-    """A fraction such as 0.15 as "15%" (trailing zeros dropped), in the current language."""
-    return numbers().percent(fraction)
-
-
-def format_decimal(value: Decimal, places: int = 4) -> str:
-    """A share, rate or fraction (trailing zeros dropped) in the current language: 0.15, 0,15."""
-    return numbers().decimal(value, places)
 
 
 # Trace inputs that are rates or shares, not money, though they may be written with two decimals.

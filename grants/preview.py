@@ -28,8 +28,9 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 from markupsafe import Markup
 
+from config.numbers import Numbers, numbers
 from grants import fiscal, term_basis
-from grants.presentation import Numbers, direction, numbers
+from grants.presentation import direction
 from grants.selectors import fiscal_effect, offers_with_terms, reference_data
 from negotiations import record_cache
 from negotiations.models import Negotiation

@@ -24,7 +24,7 @@ class InvalidScenarioTerms(Exception):
 
     def __init__(self, problems):
         self.problems = problems
-        super().__init__("; ".join(p.message for p in problems))
+        super().__init__("; ".join(str(p.message) for p in problems))
 
 
 @transaction.atomic

@@ -3,7 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from grants.presentation import format_count
+from config.numbers import format_count
 from negotiations import bounds
 from negotiations.article_text import NotText, read_article
 from negotiations.models import (

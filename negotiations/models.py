@@ -30,7 +30,7 @@ from negotiations.validators import date_range_message, text_length, validate_no
 def _day(value, precision) -> str:
     """A record's date in words in the reader's language, as choices and the admin name records: date first,
     so that a long title cut off at the end of a select still leaves each choice told apart."""
-    from grants.presentation import format_date  # grants.presentation reads these models
+    from config.numbers import format_date
 
     return format_date(value, precision)
 

@@ -10,7 +10,7 @@ from decimal import Decimal
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from grants.presentation import numbers
+from config.numbers import numbers
 from negotiations.acceptance import Failure, parse_value
 from negotiations.models import Jurisdiction, Offer, Program, Source, TermBasis, Treatment
 from negotiations.terms import (

@@ -20,7 +20,11 @@ from dataclasses import dataclass, fields
 from decimal import Decimal
 
 from django.db.models.enums import TextChoices
+from django.utils.functional import lazy
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
+
+from config.numbers import numbers
 
 __all__ = [
     "ASSUMED", "BASIS_STATUSES", "FUNDING_SOURCES", "GovernmentPayer", "INFERRED", "Liability", "OfferTerms",
@@ -83,8 +87,21 @@ PROGRAMS = tuple(Program)
 
 # Ottawa cannot spend a province's own revenue, and a province cannot spend new federal money.
 FORBIDDEN_PROGRAM = {
-    FEDERAL: (Program.PT_OWN, "The federal government cannot pay from a province's or territory's own revenue (PT_OWN)."),
-    PROVINCIAL: (Program.FEDERAL_NEW, "A province or territory cannot pay with new federal money (FEDERAL_NEW)."),
+    FEDERAL: (Program.PT_OWN, gettext_noop(
+        "The federal government cannot pay from a province's or territory's own revenue (PT_OWN).")),
+    PROVINCIAL: (Program.FEDERAL_NEW, gettext_noop(
+        "A province or territory cannot pay with new federal money (FEDERAL_NEW).")),
+}
+# The rules' sentences that name a payer, one per payer so that each translates whole.
+_LISTED_TWICE = {FEDERAL: gettext_noop("Federal money from %(program)s is listed more than once."),
+                 PROVINCIAL: gettext_noop("Provincial money from %(program)s is listed more than once.")}
+_NEGATIVE_SOURCE = {
+    FEDERAL: gettext_noop("The federal amount from %(program)s cannot be negative (got %(amount)s)."),
+    PROVINCIAL: gettext_noop("The provincial amount from %(program)s cannot be negative (got %(amount)s)."),
+}
+_SOURCES_TOTAL = {
+    FEDERAL: gettext_noop("Federal sources add up to %(total)s but the federal amount is %(amount)s."),
+    PROVINCIAL: gettext_noop("Provincial sources add up to %(total)s but the provincial amount is %(amount)s."),
 }
 
 _ZERO = Decimal(0)
@@ -170,7 +187,7 @@ class TermField:
         return self.blank if value is None or value == "" else value
 
     def text(self, value, numbers) -> str:
-        """The value in words for people, written by ``numbers`` (grants.presentation.Numbers)."""
+        """The value in words for people, written by ``numbers`` (config.numbers.Numbers)."""
         if value is None or value == "":
             return str(self.empty)
         if self.kind == MONEY:
@@ -252,10 +269,30 @@ def term_value(terms: OfferTerms, path: str):
 
 @dataclass(frozen=True)
 class TermsProblem:
-    """One broken rule: the model field at fault (or ``"funding_sources"``) and a sentence for people."""
+    """One broken rule: the model field at fault (or ``"funding_sources"``) and a sentence for people
+    (``say``: written when it is shown, in the reader's language; it compares equal to its text)."""
 
     field: str
     message: str
+
+
+def _written(template: str, params: tuple[tuple[str, object], ...]) -> str:
+    write = numbers()
+    values = {  # amounts as money; a share as a number (0.15, 0,15)
+        name: (write.decimal(value) if name == "share" else write.money(value)) if isinstance(value, Decimal)
+        else str(value) for name, value in params
+    }
+    translated = gettext(template)
+    return translated % values if values else translated
+
+
+_written_lazily = lazy(_written, str)
+
+
+def say(template: str, **params) -> str:
+    """A rule's sentence, translated and its amounts written by the one formatter (config.numbers) when it is
+    shown, so that a message made in one request reads in the language of the page that shows it."""
+    return _written_lazily(template, tuple(params.items()))
 
 
 def check_terms(
@@ -285,36 +322,40 @@ def check_terms(
     problems: list[TermsProblem] = []
 
     if max_grant is not None and max_grant <= 0:
-        problems.append(TermsProblem("max_grant", f"The maximum grant must be greater than zero (got {_money(max_grant)})."))
-    for field, label, amount in (
-        ("federal_amount", "federal", federal_amount),
-        ("provincial_amount", "provincial", provincial_amount),
-        ("employer_amount", "employer", employer_amount),
+        problems.append(TermsProblem("max_grant", say(
+            gettext_noop("The maximum grant must be greater than zero (got %(amount)s)."), amount=max_grant)))
+    for field, message, amount in (
+        ("federal_amount", gettext_noop("The federal amount cannot be negative (got %(amount)s)."), federal_amount),
+        ("provincial_amount", gettext_noop("The provincial amount cannot be negative (got %(amount)s)."),
+         provincial_amount),
+        ("employer_amount", gettext_noop("The employer amount cannot be negative (got %(amount)s)."), employer_amount),
     ):
         if amount is not None and amount < 0:
-            problems.append(TermsProblem(field, f"The {label} amount cannot be negative (got {_money(amount)})."))
+            problems.append(TermsProblem(field, say(message, amount=amount)))
 
     if None not in (max_grant, federal_amount, provincial_amount, employer_amount):
         split = federal_amount + provincial_amount + employer_amount
         if split != max_grant:
-            problems.append(TermsProblem(
-                "max_grant",
-                f"The federal, provincial and employer amounts ({_money(federal_amount)} + {_money(provincial_amount)}"
-                f" + {_money(employer_amount)}) add up to {_money(split)} but the maximum grant is {_money(max_grant)}.",
-            ))
+            problems.append(TermsProblem("max_grant", say(
+                gettext_noop("The federal, provincial and employer amounts (%(federal)s + %(provincial)s + "
+                             "%(employer)s) add up to %(total)s but the maximum grant is %(max_grant)s."),
+                federal=federal_amount, provincial=provincial_amount, employer=employer_amount, total=split,
+                max_grant=max_grant,
+            )))
 
     if employer_min_share is not None:
         share = _exact(employer_min_share)
         if not _ZERO <= share <= _ONE:
             problems.append(TermsProblem(
                 "employer_min_share",
-                f"The employer minimum share is a fraction between 0 and 1, such as 0.15 (got {share}).",
+                say(gettext_noop("The employer minimum share is a fraction between 0 and 1, such as 0.15 "
+                                 "(got %(share)s)."), share=share),
             ))
 
     if scale_amount is not None and _exact(scale_amount) <= 0:
-        problems.append(TermsProblem(
-            "scale_amount", f"The national amount drawn must be greater than zero (got {_money(_exact(scale_amount))})."
-        ))
+        problems.append(TermsProblem("scale_amount", say(
+            gettext_noop("The national amount drawn must be greater than zero (got %(amount)s)."),
+            amount=_exact(scale_amount))))
 
     if sources is not None:
         problems.extend(_check_sources(
@@ -349,27 +390,26 @@ def _check_sources(
     for payer, program, raw_amount in rows:
         amount = _exact(raw_amount)
         if payer not in totals:
-            refuse(f"Only the federal and provincial governments have funding sources, not {payer!r}.")
+            refuse(say(gettext_noop("Only the federal and provincial governments have funding sources, not "
+                                    "“%(payer)s”."), payer=str(payer)))
             continue
         if program not in PROGRAMS:
-            refuse(f"{program!r} is not a program; use one of {', '.join(PROGRAMS)}.")
+            refuse(say(gettext_noop("“%(program)s” is not a program; use one of %(programs)s."),
+                       program=str(program), programs=", ".join(PROGRAMS)))
             continue
         if (payer, program) in seen:
-            refuse(f"{payer.capitalize()} money from {program} is listed more than once.")
+            refuse(say(_LISTED_TWICE[payer], program=program))
         seen.add((payer, program))
         forbidden, message = FORBIDDEN_PROGRAM[payer]
         if program == forbidden:
-            refuse(message)
+            refuse(say(message))
         if amount < 0:
-            refuse(f"The {payer} amount from {program} cannot be negative (got {_money(amount)}).")
+            refuse(say(_NEGATIVE_SOURCE[payer], program=program, amount=amount))
         totals[payer] += amount
 
     for payer in (FEDERAL, PROVINCIAL):
         if amounts[payer] is not None and totals[payer] != amounts[payer]:
-            refuse(
-                f"{payer.capitalize()} sources add up to {_money(totals[payer])}"
-                f" but the {payer} amount is {_money(amounts[payer])}."
-            )
+            refuse(say(_SOURCES_TOTAL[payer], total=totals[payer], amount=amounts[payer]))
 
     # The fiscal engine counts trainees as the scale divided by the per-trainee draw on its program.
     if scale_program is not None and scale_program in PROGRAMS:
@@ -378,10 +418,9 @@ def _check_sources(
             _ZERO,
         )
         if drawn <= 0:
-            refuse(
-                f"The scale is drawn from {scale_program} but no payer takes anything from {scale_program}"
-                " per trainee, so the number of trainees cannot be worked out."
-            )
+            refuse(say(gettext_noop(
+                "The scale is drawn from %(program)s but no payer takes anything from %(program)s per trainee, so "
+                "the number of trainees cannot be worked out."), program=str(scale_program)))
     return problems
 
 
@@ -394,11 +433,6 @@ def _exact(value: Decimal | int) -> Decimal:
 
 def _exact_or_none(value: Decimal | int | None) -> Decimal | None:
     return None if value is None else _exact(value)
-
-
-def _money(amount: Decimal) -> str:
-    """Format an amount for a message, like 4,000.00."""
-    return f"{amount:,.2f}"
 
 
 # ---------------------------------------------------------------------------
@@ -466,26 +500,30 @@ def check_basis(entries: Iterable[TermBasisEntry], pt_codes: Iterable[str]) -> l
     for entry in entries:
         field = f"basis.{entry.term}"
         if entry.term not in valid:
-            problems.append(TermsProblem(field, f"{entry.term!r} is not a term of an offer."))
+            problems.append(TermsProblem(field, say(gettext_noop("“%(term)s” is not a term of an offer."),
+                                                    term=str(entry.term))))
             continue
         if entry.term in seen:
-            problems.append(TermsProblem(field, f"The basis of {entry.term} is given more than once."))
+            problems.append(TermsProblem(field, say(gettext_noop("The basis of %(term)s is given more than once."),
+                                                    term=entry.term)))
         seen.add(entry.term)
         if entry.status not in BASIS_STATUSES:
-            problems.append(TermsProblem(
-                field, f"The basis is reported, inferred or assumed (got {entry.status!r})."))
+            problems.append(TermsProblem(field, say(
+                gettext_noop("The basis is reported, inferred or assumed (got “%(status)s”)."), status=str(entry.status))))
         elif entry.status == REPORTED:
             if not entry.source:
-                problems.append(TermsProblem(field, "A reported term needs the source that states it."))
+                problems.append(TermsProblem(field, say(gettext_noop("A reported term needs the source that states it."))))
             if not entry.passage.strip():
-                problems.append(TermsProblem(field, "A reported term needs the passage of its source that states it."))
+                problems.append(TermsProblem(field, say(gettext_noop(
+                    "A reported term needs the passage of its source that states it."))))
         elif entry.status == INFERRED:
             if not entry.source:
-                problems.append(TermsProblem(field, "An inferred term needs the source it is inferred from."))
+                problems.append(TermsProblem(field, say(gettext_noop("An inferred term needs the source it is inferred from."))))
             if not entry.note.strip():
-                problems.append(TermsProblem(field, "An inferred term needs the reasoning, in the note."))
+                problems.append(TermsProblem(field, say(gettext_noop("An inferred term needs the reasoning, in the note."))))
         elif not entry.note.strip():
-            problems.append(TermsProblem(field, "An assumed term needs the assumption, in words, in the note."))
+            problems.append(TermsProblem(field, say(gettext_noop(
+                "An assumed term needs the assumption, in words, in the note."))))
     return problems
 
 

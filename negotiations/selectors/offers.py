@@ -13,7 +13,7 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 from modeltranslation.utils import build_localized_fieldname, get_language
 
-from grants.presentation import numbers
+from config.numbers import numbers
 from negotiations.models import (
     FundingSource,
     GovernmentPayer,

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from grants.presentation import format_count
+from config.numbers import format_count
 from negotiations import bounds, record_cache
 from negotiations.article_import import (
     KnownPerson,

@@ -18,7 +18,7 @@ from django.db.models import F
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from grants.presentation import format_date
+from config.numbers import format_date
 from negotiations import record_cache
 from negotiations.models import (
     DatePrecision,

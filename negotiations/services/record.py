@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from grants.presentation import format_date
+from config.numbers import format_date
 from negotiations import record_cache
 from negotiations.models import (
     Condition,

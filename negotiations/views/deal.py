@@ -6,7 +6,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
-from grants.presentation import format_date
+from config.numbers import format_date
 from negotiations import concessions as rules
 from negotiations.cached_pages import render_page
 from negotiations.models import Jurisdiction, Negotiation

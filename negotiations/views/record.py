@@ -12,7 +12,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from grants.presentation import format_date
+from config.numbers import format_date
 from negotiations import search as record_search
 from negotiations import selectors
 from negotiations.cached_pages import render_page

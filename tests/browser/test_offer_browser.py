@@ -53,7 +53,7 @@ def log_the_new_offer(page, live_server):
     page.fill("#id_federal_amount", "6000")
     expect(preview(page)).to_contain_text("The terms do not add up")
     # The split rule's message lands on the field the person changed (WCAG 3.3.1).
-    expect(page.locator("#id_federal_amount_error")).to_contain_text("add up to 16,000.00")
+    expect(page.locator("#id_federal_amount_error")).to_contain_text("add up to $16,000")
     expect(page.locator("#id_federal_amount")).to_have_attribute("aria-invalid", "true")
     # ... and once the terms add up again, the figures follow: $300M / 6,000 = 50,000 trainees.
     page.fill("#id_max_grant", "16000")

@@ -219,8 +219,8 @@ def test_offer_split_that_does_not_add_up_is_refused_on_max_grant(admin_client, 
     response = admin_client.post(admin_url(Offer, "add"), data)
 
     assert response.status_code == 200
-    message = ("The federal, provincial and employer amounts (10,000.00 + 0.00 + 4,000.00) add up to 14,000.00"
-               " but the maximum grant is 15,000.00.")
+    message = ("The federal, provincial and employer amounts ($10,000 + $0 + $4,000) add up to $14,000"
+               " but the maximum grant is $15,000.")
     assert response.context["adminform"].form.errors["max_grant"] == [message]
     assert Offer.objects.count() == 0
     assert FundingSource.objects.count() == 0
@@ -232,7 +232,7 @@ def test_offer_sources_that_do_not_add_up_are_refused(admin_client, offer_partie
     response = admin_client.post(admin_url(Offer, "add"), data)
 
     assert response.status_code == 200
-    message = "Federal sources add up to 9,000.00 but the federal amount is 10,000.00."
+    message = "Federal sources add up to $9,000 but the federal amount is $10,000."
     formset = response.context["inline_admin_formsets"][0].formset
     assert formset.non_form_errors() == [message]
     assert message in response.content.decode()
@@ -249,7 +249,7 @@ def test_split_and_sources_errors_are_shown_together(admin_client, offer_parties
 
     assert list(response.context["adminform"].form.errors) == ["max_grant"]
     assert response.context["inline_admin_formsets"][0].formset.non_form_errors() == [
-        "Federal sources add up to 9,000.00 but the federal amount is 10,000.00.",
+        "Federal sources add up to $9,000 but the federal amount is $10,000.",
     ]
     assert Offer.objects.count() == 0
 

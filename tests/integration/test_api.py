@@ -300,7 +300,7 @@ def test_offer_whose_stored_terms_do_not_add_up_is_a_409_naming_the_field(client
 
     assert set(body) == {"detail"}
     assert "funding_sources" in body["detail"]  # the field, as the admin and the forms name it
-    assert "Federal sources add up to 4,000.00 but the federal amount is 5,000.00." in body["detail"]
+    assert "Federal sources add up to $4,000 but the federal amount is $5,000." in body["detail"]
 
 
 # --- Compare -------------------------------------------------------------------------------------

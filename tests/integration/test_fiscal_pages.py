@@ -317,10 +317,10 @@ def test_an_offer_whose_terms_do_not_add_up_says_which_term(client, reference):
     problems = page_of(response).find("article", id="terms-problems").text()
     # The same rule and message as the offer form and the admin (negotiations.terms).
     assert "Funding sources" in problems
-    assert "Federal sources add up to 4,000.00 but the federal amount is 5,000.00." in problems
+    assert "Federal sources add up to $4,000 but the federal amount is $5,000." in problems
     csv_response = client.get("/offers/broken/fiscal.csv")
     assert csv_response.status_code == 422
-    assert "Federal sources add up to 4,000.00" in csv_response.content.decode()
+    assert "Federal sources add up to $4,000" in csv_response.content.decode()
 
 
 def test_phase_in_shows_each_year_and_the_multi_year_total(client, phased):

@@ -1,4 +1,4 @@
-"""How figures are written (grants.presentation.Numbers): as Django's number_format writes them, in each language.
+"""How figures are written (config.numbers.Numbers): as Django's number_format writes them, in each language.
 
 Numbers looks the language's separators up once and formats with Python; Django's
 ``number_format(value, decimal_pos=places, force_grouping=True)`` is the reference it must match,
@@ -14,7 +14,8 @@ from django.utils.formats import number_format
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grants.presentation import format_change, format_count, format_money, numbers
+from config.numbers import format_count, format_money, numbers
+from grants.presentation import format_change
 from tests.profiles import examples
 
 LANGUAGES = ["en", "fr"]
@@ -96,7 +97,7 @@ def test_percentages_in_each_language(language, fraction, written):
 def test_dates_in_words_in_each_language():
     import datetime
 
-    from grants.presentation import format_date
+    from config.numbers import format_date
 
     day = datetime.date(2014, 1, 28)
     with translation.override("fr"):

@@ -47,22 +47,22 @@ def test_split_that_does_not_add_up_is_refused_on_max_grant_naming_the_numbers()
     problems = check_terms(**terms(employer_amount=Decimal("4000"), sources=None))
     assert problems == [TermsProblem(
         "max_grant",
-        "The federal, provincial and employer amounts (5,000.00 + 5,000.00 + 4,000.00) add up to 14,000.00"
-        " but the maximum grant is 15,000.00.",
+        "The federal, provincial and employer amounts ($5,000 + $5,000 + $4,000) add up to $14,000"
+        " but the maximum grant is $15,000.",
     )]
 
 
 def test_federal_sources_that_do_not_add_up_are_refused():
     problems = check_terms(**terms(sources=[("federal", "LMA", Decimal("4000")), ("provincial", "PT_OWN", Decimal("5000"))]))
     assert problems == [TermsProblem(
-        "funding_sources", "Federal sources add up to 4,000.00 but the federal amount is 5,000.00."
+        "funding_sources", "Federal sources add up to $4,000 but the federal amount is $5,000."
     )]
 
 
 def test_provincial_amount_without_sources_is_refused():
     problems = check_terms(**terms(sources=[("federal", "LMA", Decimal("5000"))]))
     assert problems == [TermsProblem(
-        "funding_sources", "Provincial sources add up to 0.00 but the provincial amount is 5,000.00."
+        "funding_sources", "Provincial sources add up to $0 but the provincial amount is $5,000."
     )]
 
 
@@ -100,8 +100,8 @@ def test_employer_and_unknown_programs_have_no_sources():
         ("employer", "LMA", Decimal("1")), ("federal", "EI", Decimal("0")),
     ]))
     assert problems == [
-        TermsProblem("funding_sources", "Only the federal and provincial governments have funding sources, not 'employer'."),
-        TermsProblem("funding_sources", "'EI' is not a program; use one of LMA, LMDA, CJF, PT_OWN, FEDERAL_NEW."),
+        TermsProblem("funding_sources", "Only the federal and provincial governments have funding sources, not “employer”."),
+        TermsProblem("funding_sources", "“EI” is not a program; use one of LMA, LMDA, CJF, PT_OWN, FEDERAL_NEW."),
     ]
 
 
@@ -110,7 +110,7 @@ def test_negative_source_amount_is_refused():
         ("federal", "LMA", Decimal("6000")), ("federal", "LMDA", Decimal("-1000")),
         ("provincial", "PT_OWN", Decimal("5000")),
     ]))
-    assert problems == [TermsProblem("funding_sources", "The federal amount from LMDA cannot be negative (got -1,000.00).")]
+    assert problems == [TermsProblem("funding_sources", "The federal amount from LMDA cannot be negative (got −$1,000).")]
 
 
 def test_scale_program_nobody_draws_on_is_refused():
@@ -127,14 +127,14 @@ def test_max_grant_must_be_positive():
         max_grant=Decimal("0"), federal_amount=Decimal("0"), provincial_amount=Decimal("0"),
         employer_amount=Decimal("0"), sources=[], scale_program=None,
     ))
-    assert problems == [TermsProblem("max_grant", "The maximum grant must be greater than zero (got 0.00).")]
+    assert problems == [TermsProblem("max_grant", "The maximum grant must be greater than zero (got $0).")]
 
 
 def test_negative_payer_amount_is_refused_on_its_field():
     problems = check_terms(**terms(
         federal_amount=Decimal("-1000"), employer_amount=Decimal("11000"), sources=None,
     ))
-    assert problems == [TermsProblem("federal_amount", "The federal amount cannot be negative (got -1,000.00).")]
+    assert problems == [TermsProblem("federal_amount", "The federal amount cannot be negative (got −$1,000).")]
 
 
 @pytest.mark.parametrize("share", [Decimal("-0.1"), Decimal("1.5")])
@@ -148,7 +148,7 @@ def test_employer_min_share_outside_zero_to_one_is_refused(share):
 
 def test_scale_amount_must_be_positive():
     problems = check_terms(**terms(scale_amount=Decimal("0")))
-    assert problems == [TermsProblem("scale_amount", "The national amount drawn must be greater than zero (got 0.00).")]
+    assert problems == [TermsProblem("scale_amount", "The national amount drawn must be greater than zero (got $0).")]
 
 
 def test_sources_none_skips_the_source_rules():
@@ -159,8 +159,8 @@ def test_unknown_amounts_skip_only_the_rules_that_need_them():
     """A formset after the offer form refused max_grant still checks the sources against the payers."""
     problems = check_terms(**terms(max_grant=None, sources=[("federal", "LMA", Decimal("4000"))]))
     assert problems == [
-        TermsProblem("funding_sources", "Federal sources add up to 4,000.00 but the federal amount is 5,000.00."),
-        TermsProblem("funding_sources", "Provincial sources add up to 0.00 but the provincial amount is 5,000.00."),
+        TermsProblem("funding_sources", "Federal sources add up to $4,000 but the federal amount is $5,000."),
+        TermsProblem("funding_sources", "Provincial sources add up to $0 but the provincial amount is $5,000."),
     ]
     assert check_terms(**terms(provincial_amount=None, sources=[("federal", "LMA", Decimal("5000"))])) == []
 
