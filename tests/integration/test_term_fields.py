@@ -15,7 +15,7 @@ from negotiations.models import Offer
 from negotiations.offer_forms import OfferTermsForm
 from negotiations.term_basis import term_label
 from negotiations.terms import SCALAR_FIELDS, SCALAR_PATHS, TERM_FIELDS, OfferTerms, term_paths, term_value
-from tests.offer_world import user_with
+from tests.offer_world import offer_post, user_with
 
 pytestmark = pytest.mark.django_db
 
@@ -59,3 +59,17 @@ def test_the_offer_form_has_an_input_for_every_term(client, budget):
     page = client.get(reverse("negotiations:offer_new")).content.decode()
     for term in TERM_FIELDS:
         assert f'name="{term.name}"' in page, term.name
+
+
+@pytest.mark.parametrize("prefix, expected", [
+    ("", "The federal, provincial and employer amounts ($5,000 + $5,000 + $4,000) add up to $14,000 but the "
+         "maximum grant is $15,000."),
+    ("/fr", "Les montants fédéral, provincial et de l&#x27;employeur (5\u00a0000\u00a0$ + 5\u00a0000\u00a0$ + "
+            "4\u00a0000\u00a0$) totalisent 14\u00a0000\u00a0$, mais la subvention maximale est de 15\u00a0000\u00a0$."),
+])
+def test_a_rule_s_message_reads_in_the_page_s_language_with_its_amounts(client, budget, offer_editor, prefix, expected):
+    client.force_login(offer_editor)
+    with translation.override("fr" if prefix else "en"):
+        url = reverse("negotiations:offer_new")
+    page = client.post(url, offer_post(employer_amount="4000")).content.decode()
+    assert expected in page
