@@ -558,7 +558,21 @@ class OfferAdminForm(VersionCheckedForm):
         problems = check_terms(**{name: cleaned_data.get(name) for name in RULED_FIELDS}, sources=None)
         for problem in problems:
             self.add_error(problem.field if problem.field in self.fields else None, problem.message)
+        if self.becomes_withdrawn:
+            # The web UI's rule (offer_services.withdrawal_problems): why and when, not before it was tabled.
+            for field, message in offer_services.withdrawal_problems(
+                reason=cleaned_data.get("withdrawal_reason", ""), withdrawn_on=cleaned_data.get("withdrawn_on"),
+                tabled_on=cleaned_data.get("tabled_on"),
+            ).items():
+                if field not in self.errors:
+                    self.add_error(field, message)
         return cleaned_data
+
+    @property
+    def becomes_withdrawn(self) -> bool:
+        """Whether this save marks the offer withdrawn (it was not, or it is new)."""
+        was = self.instance.pk and Offer.objects.filter(pk=self.instance.pk, status=Offer.Status.WITHDRAWN).exists()
+        return self.cleaned_data.get("status") == Offer.Status.WITHDRAWN and not was
 
 
 class FundingSourceFormSet(BaseInlineFormSet):
@@ -673,6 +687,10 @@ class OfferAdmin(CurationAdmin):
         (None, {"fields": ("negotiation", "title", "slug", "tabled_by", "tabled_on", "agreed_on", "date_precision",
                            "responds_to", "meeting", "status", "summary", "sources", "version",
                            "seen_version")}),
+        (_("Withdrawal"), {
+            "description": _("Only when the status is “withdrawn”: why and when, as the offer page asks."),
+            "fields": ("withdrawn_on", "withdrawal_reason"),
+        }),
         (_("Terms"), {
             "description": _("Per trainee: the federal, provincial and employer amounts add up to the maximum grant."),
             "fields": SCALAR_FIELDS,
@@ -689,10 +707,17 @@ class OfferAdmin(CurationAdmin):
         return kwargs
 
     def save_model(self, request, obj, form, change):
+        withdrawing = change and form.becomes_withdrawn
+        if withdrawing:
+            # The rest of the change is saved first, then the offer is withdrawn as the offer page does it.
+            obj.status = Offer.objects.values_list("status", flat=True).get(pk=obj.pk)
         if change:
             # From the live row's version (a revert's instance carries the old one).
             obj.version = (form.cleaned_data.get("seen_version") or obj.version) + 1
         super().save_model(request, obj, form, change)
+        if withdrawing:
+            offer_services.offer_withdraw(actor=request.user, offer=obj, reason=form.cleaned_data["withdrawal_reason"],
+                                          withdrawn_on=form.cleaned_data["withdrawn_on"])
 
     @admin.display(description=_("tabled by"))
     def tabled_by_codes(self, offer):

@@ -226,22 +226,37 @@ def offer_update(
     return offer
 
 
-def offer_withdraw(*, actor: AbstractBaseUser | None, offer: Offer, reason: str = "",
-                   withdrawn_on: datetime.date | None = None) -> Offer:
-    """Mark an offer withdrawn (it stays on the record), with why and when (today by default).
+def withdrawal_problems(*, reason: str, withdrawn_on: datetime.date | None,
+                        tabled_on: datetime.date | None) -> dict[str, str]:
+    """What keeps an offer from being marked withdrawn, by field: why, and when (not before it was tabled).
+    The web form, the admin and ``offer_withdraw`` apply this one rule."""
+    problems = {}
+    if not (reason or "").strip():
+        problems["withdrawal_reason"] = _(
+            "Say why the offer was withdrawn, e.g. “replaced by the January counter-offer”.")
+    if withdrawn_on is None:
+        problems["withdrawn_on"] = _("Give the date it was withdrawn, such as 2014-01-15.")
+    elif tabled_on is not None and withdrawn_on < tabled_on:
+        problems["withdrawn_on"] = _("An offer cannot be withdrawn before it was tabled (%(tabled_on)s).") % {
+            "tabled_on": format_date(tabled_on)}
+    return problems
 
-    Raises OfferAlreadyWithdrawn, or ValidationError for a date before the offer was tabled.
+
+def offer_withdraw(*, actor: AbstractBaseUser | None, offer: Offer, reason: str,
+                   withdrawn_on: datetime.date) -> Offer:
+    """Mark an offer withdrawn (it stays on the record), with why and when.
+
+    Raises OfferAlreadyWithdrawn, or ValidationError (``withdrawal_problems``) for a missing reason or date,
+    or a date before the offer was tabled.
     """
-    withdrawn_on = withdrawn_on or datetime.date.today()
     with transaction.atomic():
         record_cache.record_changed()  # the version's lock before the offer's, as every writer takes them
         current = Offer.objects.select_for_update().get(pk=offer.pk)
         if current.status == Offer.Status.WITHDRAWN:
             raise OfferAlreadyWithdrawn(offer=current)
-        if withdrawn_on < current.tabled_on:
-            raise ValidationError({"withdrawn_on": _(
-                "An offer cannot be withdrawn before it was tabled (%(tabled_on)s)."
-            ) % {"tabled_on": format_date(current.tabled_on)}})
+        problems = withdrawal_problems(reason=reason, withdrawn_on=withdrawn_on, tabled_on=current.tabled_on)
+        if problems:
+            raise ValidationError(problems)
         current.status = Offer.Status.WITHDRAWN
         current.withdrawn_on = withdrawn_on
         current.withdrawal_reason = reason.strip()
@@ -249,7 +264,7 @@ def offer_withdraw(*, actor: AbstractBaseUser | None, offer: Offer, reason: str 
         current.version += 1
         current.full_clean()
         _attribute_to(current, actor)
-        current._change_reason = _("Withdrawn: %(reason)s") % {"reason": current.withdrawal_reason} if reason else ""
+        current._change_reason = _("Withdrawn: %(reason)s") % {"reason": current.withdrawal_reason}
         current.save(update_fields=["status", "version", "withdrawn_on", "withdrawal_reason"])
     offer.withdrawn_on, offer.withdrawal_reason = current.withdrawn_on, current.withdrawal_reason
     offer.status, offer.version = current.status, current.version

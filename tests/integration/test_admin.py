@@ -226,6 +226,50 @@ def test_offer_split_that_does_not_add_up_is_refused_on_max_grant(admin_client, 
     assert FundingSource.objects.count() == 0
 
 
+def offer_change_data(offer, **changes):
+    """What the change form posts for ``offer`` as the add form made it (its two funding rows kept)."""
+    rows = list(offer.funding_sources.order_by("pk"))
+    data = offer_form_data(negotiation=offer.negotiation, jurisdiction=offer.tabled_by.get(),
+                           sources=[(row.payer, row.program, str(row.amount)) for row in rows],
+                           seen_version=offer.version, **changes)
+    data["funding_sources-INITIAL_FORMS"] = str(len(rows))
+    for index, row in enumerate(rows):
+        data[f"funding_sources-{index}-id"] = row.pk
+        data[f"funding_sources-{index}-offer"] = offer.pk
+    return data
+
+
+def test_the_admin_withdraws_an_offer_as_the_offer_page_does_why_and_when_or_nothing(admin_client, offer_parties):
+    admin_client.post(admin_url(Offer, "add"), offer_form_data(**offer_parties, sources=DECEMBER_SOURCES))
+    offer = Offer.objects.get()
+
+    refused = admin_client.post(admin_url(Offer, "change", offer.pk), offer_change_data(offer, status="withdrawn"))
+
+    assert refused.status_code == 200
+    errors = refused.context["adminform"].form.errors
+    assert errors["withdrawal_reason"] == ["Say why the offer was withdrawn, e.g. “replaced by the January "
+                                           "counter-offer”."]
+    assert errors["withdrawn_on"] == ["Give the date it was withdrawn, such as 2014-01-15."]
+    offer.refresh_from_db()
+    assert (offer.status, offer.version, offer.withdrawn_on) == ("tabled", 1, None)
+
+    too_early = admin_client.post(admin_url(Offer, "change", offer.pk), offer_change_data(
+        offer, status="withdrawn", withdrawal_reason="Replaced", withdrawn_on="2013-12-01"))
+    assert too_early.context["adminform"].form.errors["withdrawn_on"] == [
+        "An offer cannot be withdrawn before it was tabled (December 24, 2013)."]
+
+    saved = admin_client.post(admin_url(Offer, "change", offer.pk), offer_change_data(
+        offer, status="withdrawn", withdrawal_reason="Replaced by the January offer", withdrawn_on="2014-01-15",
+        title_en="Christmas Eve offer (final)"))
+
+    assert saved.status_code == 302
+    offer.refresh_from_db()
+    assert (offer.status, offer.withdrawn_on, offer.withdrawal_reason, offer.title) == (
+        "withdrawn", datetime.date(2014, 1, 15), "Replaced by the January offer", "Christmas Eve offer (final)")
+    assert offer.history.first().history_change_reason == "Withdrawn: Replaced by the January offer"
+    assert offer.funding_sources.count() == 2
+
+
 def test_offer_sources_that_do_not_add_up_are_refused(admin_client, offer_parties):
     data = offer_form_data(**offer_parties, sources=[("federal", "LMA", "5000"), ("federal", "LMDA", "4000")])
 

@@ -196,7 +196,7 @@ def test_update_with_broken_terms_keeps_the_version(world, actor):
 
 
 def test_withdraw_marks_the_offer_withdrawn_without_deleting_it(world, actor):
-    offer = services.offer_withdraw(actor=actor, offer=world)
+    offer = services.offer_withdraw(actor=actor, offer=world, reason="Replaced", withdrawn_on=world.tabled_on)
 
     world.refresh_from_db()
     assert world.status == Offer.Status.WITHDRAWN
@@ -204,7 +204,16 @@ def test_withdraw_marks_the_offer_withdrawn_without_deleting_it(world, actor):
     assert world.history.latest().history_user == actor
     assert world.funding_sources.count() == 2
     with pytest.raises(services.OfferAlreadyWithdrawn):
-        services.offer_withdraw(actor=actor, offer=world)
+        services.offer_withdraw(actor=actor, offer=world, reason="Again", withdrawn_on=world.tabled_on)
+
+
+def test_withdraw_needs_why_and_when_and_writes_nothing_without_them(world, actor):
+    with pytest.raises(ValidationError) as refused:
+        services.offer_withdraw(actor=actor, offer=world, reason="  ", withdrawn_on=None)
+
+    assert set(refused.value.message_dict) == {"withdrawal_reason", "withdrawn_on"}
+    world.refresh_from_db()
+    assert world.status != Offer.Status.WITHDRAWN and world.version == 1
 
 
 def test_a_database_error_that_is_not_about_the_slug_is_not_disguised(world, actor, monkeypatch):
