@@ -26,6 +26,7 @@ from simple_history.models import DeletedObject, ModelChange, ModelDelta, is_his
 from simple_history.template_utils import HistoricalRecordContextHelper, ObjDiffDisplay
 from simple_history.utils import get_history_model_for_model, get_m2m_reverse_field_name
 
+from config.numbers import numbers
 from negotiations import record_cache
 from negotiations.models import (
     Condition,
@@ -725,21 +726,21 @@ class OfferAdmin(CurationAdmin):
 
     @admin.display(description=_("federal / provincial / employer of max"))
     def split(self, offer):
-        money = _money()
+        money = numbers().money
         return _("%(federal)s / %(provincial)s / %(employer)s of %(max_grant)s") % {
             "federal": money(offer.federal_amount), "provincial": money(offer.provincial_amount),
             "employer": money(offer.employer_amount), "max_grant": money(offer.max_grant)}
 
     @admin.display(description=_("sources per trainee"))
     def sources_per_trainee(self, offer):
-        money = _money()
+        money = numbers().money
         return "; ".join(
             f"{row.get_payer_display()} {row.program} {money(row.amount)}" for row in offer.funding_sources.all()
         ) or "—"
 
     @admin.display(description=_("scale"), ordering="scale_amount")
     def scale(self, offer):
-        return _("%(amount)s from %(program)s") % {"amount": _money()(offer.scale_amount),
+        return _("%(amount)s from %(program)s") % {"amount": numbers().money(offer.scale_amount),
                                                   "program": offer.scale_program}
 
     @admin.action(description=_("Mark as superseded"), permissions=["change"])
@@ -816,22 +817,33 @@ from negotiations.models import ArticleImport, ProposedStatement  # noqa: E402
 
 
 class ProposedStatementInline(admin.TabularInline):
+    """An import's proposals, to read: each is accepted, edited or refused on the import's review page, through
+    negotiations.services.imports, which writes the statements it commits."""
+
     model = ProposedStatement
-    fields = ["order", "quote", "speaker", "speaker_name", "date", "decision", "statement"]
-    raw_id_fields = ["speaker", "statement"]
+    fields = readonly_fields = ["order", "quote", "speaker", "speaker_name", "date", "decision", "statement"]
     extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(ArticleImport)
 class ArticleImportAdmin(SimpleHistoryAdmin):
+    """Article imports, to read and find: they are reviewed and committed on the import pages (the services'
+    rules), never edited here."""
+
     list_display = ["__str__", "outlet", "published_on", "status", "created_at"]
     list_filter = ["status"]
     search_fields = ["title", "outlet", "url"]
-    raw_id_fields = ["source", "created_by"]
     inlines = [ProposedStatementInline]
-def _money():
-    """The project's one formatter of money (grants.presentation, through config.figures), in the reader's
-    language; looked up when the admin shows a figure, so the record's modules do not import grants."""
-    from config.figures import money
 
-    return money
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

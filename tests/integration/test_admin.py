@@ -472,3 +472,22 @@ def test_history_page_query_count_does_not_grow_with_records(admin_client, model
     assert response.status_code == 200
     assert len(response.context["page_obj"]) > 10
     assert few == many
+
+
+def test_an_article_import_is_read_in_the_admin_and_decided_on_its_review_page(admin_client):
+    from negotiations.models import ArticleImport, ProposedStatement
+
+    article = ArticleImport.objects.create(negotiation=f.NegotiationFactory(), text="An article.", text_hash="0" * 64,
+                                           title="Ottawa stands firm")
+    ProposedStatement.objects.create(article_import=article, order=1, quote="We will not budge.", speaker_name="Minister")
+
+    page = admin_client.get(admin_url(ArticleImport, "change", article.pk))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "We will not budge." in html
+    assert 'name="proposals-0-decision"' not in html and "Save" not in html  # nothing to change here
+
+    assert admin_client.post(admin_url(ArticleImport, "change", article.pk), {"status": "committed"}).status_code == 403
+    assert admin_client.get(admin_url(ArticleImport, "add")).status_code == 403
+    article.refresh_from_db()
+    assert article.status == ArticleImport.Status.REVIEWING
