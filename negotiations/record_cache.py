@@ -11,7 +11,8 @@ write made outside a transaction (autocommit) moves it just after. Bulk writes t
 
 Entries are stored through Django's cache framework (the ``record`` cache: per-process memory by
 default, Redis when ``REDIS_URL`` is set) under the version they were rendered at, so with Redis a
-change is rendered once for every worker and machine. A transaction that has written and not yet
+change is rendered once for every worker and machine; each process then keeps its own copy of what it
+read from Redis (``record_near``), which the version in the key keeps from ever being stale. A transaction that has written and not yet
 committed neither reads nor stores cached entries, so what a rolled-back transaction showed is
 never kept.
 
@@ -41,6 +42,7 @@ from django.utils.translation import get_language
 
 WATCHED_APPS = frozenset({"negotiations", "grants"})
 CACHE_ALIAS = "record"
+NEAR_ALIAS = "record_near"
 
 T = TypeVar("T")
 
@@ -58,11 +60,15 @@ def on_new_version(func: Callable[[], None]) -> Callable[[], None]:
 
 
 def _forget_everything() -> None:
-    """Drop what this process keeps: its objects and, when the page cache is its own, the pages.
-    A shared cache (Redis) is never cleared: its entries are keyed by version and expire."""
+    """Drop what this process keeps: its objects and, when the page cache is its own, the pages (or its own
+    copies of the shared ones). A shared cache (Redis) is never cleared: its entries are keyed by version
+    and expire."""
     cache = _cache()
     if isinstance(cache, LocMemCache):
         cache.clear()
+    near = _near()
+    if near is not None:
+        near.clear()
     _kept.clear()
     for listener in _listeners:
         listener()
@@ -70,6 +76,11 @@ def _forget_everything() -> None:
 
 def _cache():
     return caches[CACHE_ALIAS]
+
+
+def _near():
+    """With a shared page cache, this process's copies of what it read from it (``record_near``); else None."""
+    return caches[NEAR_ALIAS] if NEAR_ALIAS in settings.CACHES else None
 
 
 def current_version(using: str = DEFAULT_DB_ALIAS) -> int:
@@ -206,13 +217,19 @@ def cached(parts: tuple[Hashable, ...], build: Callable[[], T]) -> T:
     if version is None:
         return build()
     key = "r:" + hashlib.blake2b(repr((version, get_language(), parts)).encode(), digest_size=16).hexdigest()
+    near = _near()
+    if near is not None:
+        found = near.get(key)
+        if found is not None:
+            return found
     cache = _cache()
     found = cache.get(key)
-    if found is not None:
-        return found
-    value = build()
-    cache.set(key, value)
-    return value
+    if found is None:
+        found = build()
+        cache.set(key, found)
+    if near is not None:
+        near.set(key, found)
+    return found
 
 
 def forget(key: Hashable) -> None:

@@ -148,3 +148,41 @@ def test_a_write_through_one_instance_is_seen_at_once_through_the_other(instance
     assert saved.status_code == 302, saved.text[:2000]
 
     assert "Written through the first instance." in requests.get(second + TIMELINE, timeout=10).text
+
+
+def test_each_process_keeps_its_own_copy_of_what_it_read_from_redis_until_the_record_changes(settings):
+    from django.core.cache import caches
+
+    from negotiations import record_cache
+
+    redis_client = _redis_or_skip()
+    settings.RECORD_CACHE = True
+    settings.CACHES = {
+        **settings.CACHES,
+        "record": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                   "KEY_PREFIX": "near-test"},
+        "record_near": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "near-test"},
+    }
+    builds = []
+
+    def build():
+        builds.append(1)
+        return {"content": f"rendered {len(builds)}"}
+
+    try:
+        assert record_cache.cached(("near-test",), build) == {"content": "rendered 1"}
+        assert redis_client.dbsize() == 1  # shared with every other process
+
+        reads = []
+        shared = caches["record"]
+        original_get = shared.get
+        shared.get = lambda *args, **kwargs: reads.append(args) or original_get(*args, **kwargs)
+        assert record_cache.cached(("near-test",), build) == {"content": "rendered 1"}
+        assert reads == [] and len(builds) == 1  # served from this process's copy, Redis not asked
+
+        record_cache.record_changed()  # a new version: this process's copies go, Redis keys no longer match
+        assert record_cache.cached(("near-test",), build) == {"content": "rendered 2"}
+        assert len(reads) == 1 and redis_client.dbsize() == 2
+    finally:
+        redis_client.flushdb()
+        caches["record_near"].clear()
