@@ -841,6 +841,7 @@ class ArticleImportAdmin(SimpleHistoryAdmin):
     list_filter = ["status"]
     search_fields = ["title", "outlet", "url"]
     inlines = [ProposedStatementInline]
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
 
     def has_add_permission(self, request):
         return False

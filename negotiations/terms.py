@@ -4,9 +4,10 @@ The one home of the term vocabulary (programs, payers, treatments, liabilities, 
 translated labels: the models' choices and the fiscal engine use these very classes), of the
 user-facing rules (the split and each payer's sources add up) and of ``OfferTerms``.
 
-Pure Python on purpose (no database, no settings read at import; Django's ``TextChoices`` and
-lazy translations are only imported), so the admin, the services, the API, the loader and the
-fiscal engine all apply the same rules and report the same messages. Each problem names the Offer
+No database and no settings read at import (Django's ``TextChoices``, lazy translations and the one
+formatter, ``config.numbers``, are only imported), so the admin, the services, the API, the loader and
+the fiscal engine all apply the same rules and report the same messages, each written in the reader's
+language when it is shown (``say``). Each problem names the Offer
 model field at fault, or ``"funding_sources"`` for anything that needs the
 per-program rows to see (their sums, which program a payer may draw on, a
 program listed twice, the scale's program left undrawn).
