@@ -23,7 +23,6 @@ from decimal import Decimal, InvalidOperation
 from negotiations.terms import (
     CHOICE,
     SCALAR_PATHS,
-    SHARE,
     TERM_BY_PATH,
     OfferTerms,
     Treatment,
@@ -55,6 +54,8 @@ CHOICES = {
     "treatments": tuple(Treatment.values),
 }
 _NOT_AMOUNTS = tuple(path for path in CHOICES if path != "treatments")
+# The amounts an offer may leave unstated (the employer minimum share): a condition may ask for "none".
+_OPTIONAL_AMOUNTS = frozenset(path for path, term in TERM_BY_PATH.items() if term.kind != CHOICE and not term.required)
 SUPPORTS = "supports"
 
 
@@ -124,8 +125,7 @@ def parse_value(term: str, operator: str, value: str):
     parsed = []
     for part in raw:
         if kind == "amount":
-            if part.lower() in ("", "none") and TERM_BY_PATH[term].blank is None and TERM_BY_PATH[term].kind == SHARE \
-                    and operator in ("eq", "ne", "in"):
+            if part.lower() in ("", "none") and term in _OPTIONAL_AMOUNTS and operator in ("eq", "ne", "in"):
                 parsed.append(None)
                 continue
             try:

@@ -91,6 +91,8 @@ def test_one_of():
     ("phase_in", "eq", "0", "term"),
     ("shortfall_liability", "le", "province", "operator"),
     ("sources.federal.LMA", "eq", "five", "value"),
+    ("sources.federal.LMA", "eq", "none", "value"),  # only an amount an offer may leave unstated can be "none"
+    ("max_grant", "eq", "none", "value"),
     ("shortfall_liability", "eq", "provinces", "value"),
     ("max_grant", "", "1", "operator"),
     ("", "eq", "1", "term"),
