@@ -46,7 +46,7 @@ from negotiations.terms import (
     INFERRED,
     REPORTED,
     SCALAR_FIELDS,
-    TERM_FIELDS,
+    TERMS_BY_TABLE,
     OfferTerms,
     TermBasisEntry,
     check_basis,
@@ -312,10 +312,7 @@ class OfferTermsForm(RefuseControlCharacters, forms.Form):
 
     def term_fields(self) -> dict[str, list[forms.BoundField]]:
         """The one-value terms' fields by the fieldset they sit in, in the order of ``TERM_FIELDS``."""
-        tables: dict[str, list[forms.BoundField]] = {}
-        for term in TERM_FIELDS:
-            tables.setdefault(term.table, []).append(self[term.name])
-        return tables
+        return {table: [self[term.name] for term in terms] for table, terms in TERMS_BY_TABLE.items()}
 
     def treatment_fields(self) -> list[forms.BoundField]:
         return [self[treatment_field(j.code)] for j in self.provinces]

@@ -12,9 +12,9 @@ write made outside a transaction (autocommit) moves it just after. Bulk writes t
 Entries are stored through Django's cache framework (the ``record`` cache: per-process memory by
 default, Redis when ``REDIS_URL`` is set) under the version they were rendered at, so with Redis a
 change is rendered once for every worker and machine; each process then keeps its own copy of what it
-read from Redis (``record_near``), which the version in the key keeps from ever being stale. A transaction that has written and not yet
-committed neither reads nor stores cached entries, so what a rolled-back transaction showed is
-never kept.
+read from Redis (``record_near``), which the version in the key keeps from ever being stale. A
+transaction that has written and not yet committed neither reads nor stores cached entries, so what a
+rolled-back transaction showed is never kept.
 
 Reading the version is one query of one row per request that uses the cache. When a process sees a
 version it has not seen before, it drops what it keeps in its own memory (``kept`` objects, and the

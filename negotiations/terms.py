@@ -29,7 +29,7 @@ from config.numbers import numbers
 
 __all__ = [
     "ASSUMED", "BASIS_STATUSES", "FUNDING_SOURCES", "GovernmentPayer", "INFERRED", "Liability", "OfferTerms",
-    "Payer", "Program", "REPORTED", "RULED_FIELDS", "SCALAR_FIELDS", "TERM_FIELDS", "TERM_FIELD", "TERM_BY_PATH",
+    "Payer", "Program", "REPORTED", "RULED_FIELDS", "SCALAR_FIELDS", "TERM_FIELDS", "TERMS_BY_TABLE", "TERM_BY_PATH",
     "TermField", "Treatment", "TermBasisEntry",
     "TermsProblem", "check_basis", "check_terms", "expand_basis_keys", "missing_basis", "problems_by_field",
     "term_groups", "term_paths", "term_value",
@@ -138,7 +138,6 @@ class OfferTerms:
         """Every broken rule, with the messages the admin gives (an empty list when the terms hold)."""
         return check_terms(**{name: getattr(self, name) for name in RULED_FIELDS}, sources=self.sources)
 
-
     @classmethod
     def from_values(cls, values: Mapping[str, object], **rows) -> "OfferTerms":
         """The terms from a mapping of field names (a form's cleaned data, an offer's fields): each one-value
@@ -216,7 +215,9 @@ TERM_FIELDS = (
     TermField("shortfall_liability", "shortfall_liability", _("Liable for an employer shortfall"), CHOICE,
               SCALE_AND_EMPLOYERS, choices=Liability, blank=Liability.NONE),
 )
-TERM_FIELD = {term.name: term for term in TERM_FIELDS}
+# The one-value terms by the table of the offer page (and fieldset of its form) they sit in, in order.
+TERMS_BY_TABLE = {table: tuple(term for term in TERM_FIELDS if term.table == table)
+                  for table in dict.fromkeys(term.table for term in TERM_FIELDS)}
 # The paths of the one-value terms, in display order: max_grant first, the others after the split and the sources.
 SCALAR_PATHS = tuple(dict.fromkeys(term.path for term in TERM_FIELDS if not term.path.startswith("split.")))
 # A path's words and kind: "scale" is the national amount (its program is said beside it).
@@ -498,33 +499,32 @@ def check_basis(entries: Iterable[TermBasisEntry], pt_codes: Iterable[str]) -> l
     valid = set(term_paths(pt_codes))
     problems: list[TermsProblem] = []
     seen: set[str] = set()
+
+    def refuse(entry: TermBasisEntry, message: str, **params) -> None:
+        problems.append(TermsProblem(f"basis.{entry.term}", say(message, **params)))
+
     for entry in entries:
-        field = f"basis.{entry.term}"
         if entry.term not in valid:
-            problems.append(TermsProblem(field, say(gettext_noop("“%(term)s” is not a term of an offer."),
-                                                    term=str(entry.term))))
+            refuse(entry, gettext_noop("“%(term)s” is not a term of an offer."), term=str(entry.term))
             continue
         if entry.term in seen:
-            problems.append(TermsProblem(field, say(gettext_noop("The basis of %(term)s is given more than once."),
-                                                    term=entry.term)))
+            refuse(entry, gettext_noop("The basis of %(term)s is given more than once."), term=entry.term)
         seen.add(entry.term)
         if entry.status not in BASIS_STATUSES:
-            problems.append(TermsProblem(field, say(
-                gettext_noop("The basis is reported, inferred or assumed (got “%(status)s”)."), status=str(entry.status))))
+            refuse(entry, gettext_noop("The basis is reported, inferred or assumed (got “%(status)s”)."),
+                   status=str(entry.status))
         elif entry.status == REPORTED:
             if not entry.source:
-                problems.append(TermsProblem(field, say(gettext_noop("A reported term needs the source that states it."))))
+                refuse(entry, gettext_noop("A reported term needs the source that states it."))
             if not entry.passage.strip():
-                problems.append(TermsProblem(field, say(gettext_noop(
-                    "A reported term needs the passage of its source that states it."))))
+                refuse(entry, gettext_noop("A reported term needs the passage of its source that states it."))
         elif entry.status == INFERRED:
             if not entry.source:
-                problems.append(TermsProblem(field, say(gettext_noop("An inferred term needs the source it is inferred from."))))
+                refuse(entry, gettext_noop("An inferred term needs the source it is inferred from."))
             if not entry.note.strip():
-                problems.append(TermsProblem(field, say(gettext_noop("An inferred term needs the reasoning, in the note."))))
+                refuse(entry, gettext_noop("An inferred term needs the reasoning, in the note."))
         elif not entry.note.strip():
-            problems.append(TermsProblem(field, say(gettext_noop(
-                "An assumed term needs the assumption, in words, in the note."))))
+            refuse(entry, gettext_noop("An assumed term needs the assumption, in words, in the note."))
     return problems
 
 

@@ -29,7 +29,7 @@ from negotiations.models import (
     Treatment,
 )
 from negotiations.term_basis import OfferBasis, offer_basis_with_sources
-from negotiations.terms import MONEY, PER_TRAINEE, SCALAR_FIELDS, SHARE, TERM_FIELDS, TermField
+from negotiations.terms import MONEY, PER_TRAINEE, SCALAR_FIELDS, SHARE, TERM_FIELDS, TERMS_BY_TABLE, TermField
 
 HISTORY_SHOWN = 20
 
@@ -113,16 +113,15 @@ class TermRow:
 def term_rows(offer) -> dict[str, list[TermRow]]:
     """The one-value terms of ``offer`` (an offer or a scenario), by the table of the offer page they sit in."""
     write = numbers()
-    tables: dict[str, list[TermRow]] = defaultdict(list)
-    for position, term in enumerate(TERM_FIELDS):
-        value = getattr(offer, term.name)
-        following = TERM_FIELDS[position + 1] if position + 1 < len(TERM_FIELDS) else None
-        tables[term.table].append(TermRow(
-            label=str(term.short_label or term.label), text=term.text(value, write),
-            empty=value is None or value == "", path=term.path,
-            marked=following is None or following.path != term.path,
-        ))
-    return dict(tables)
+    tables = {}
+    for table, terms in TERMS_BY_TABLE.items():
+        rows = tables[table] = []
+        for position, term in enumerate(terms):
+            value = getattr(offer, term.name)
+            last_of_its_path = position + 1 == len(terms) or terms[position + 1].path != term.path
+            rows.append(TermRow(label=str(term.short_label or term.label), text=term.text(value, write),
+                                empty=value is None or value == "", path=term.path, marked=last_of_its_path))
+    return tables
 
 
 def offer_page(*, slug: str, position_book=None) -> OfferPage | None:
