@@ -1,10 +1,12 @@
 from django.shortcuts import render
 from django.utils import timezone
 
-from negotiations import calendar_dates, selectors
+from negotiations import selectors
 from negotiations.cached_pages import render_page
+from negotiations.selectors.overview import home_page
 
 UPCOMING = 5
+LATEST_MEETINGS = 8
 
 
 def home(request):
@@ -12,16 +14,17 @@ def home(request):
 
     def build():
         negotiation = selectors.default_negotiation()
+        if negotiation is None:
+            return {"today": today, "negotiation": None}
+        page = home_page(negotiation=negotiation, today=today, upcoming=UPCOMING, latest=LATEST_MEETINGS)
         return {
             "today": today,
-            "upcoming": calendar_dates.calendar_dates(negotiation=negotiation, date_from=today, limit=UPCOMING)
-            if negotiation else [],
-            "key_dates": calendar_dates.key_dates(negotiation=negotiation) if negotiation else [],
             "negotiation": negotiation,
-            "negotiations": selectors.negotiation_list(),
-            "jurisdictions": selectors.jurisdictions_with_current_stance(negotiation=negotiation),
-            "offers": selectors.offer_list(negotiation=negotiation),
-            "meetings": selectors.latest_meetings(negotiation=negotiation),
+            "upcoming": page.upcoming,
+            "key_dates": page.key_dates,
+            "jurisdictions": page.jurisdictions,
+            "offers": page.offers,
+            "meetings": page.meetings,
         }
 
     return render_page(request, "negotiations/home.html", build, params=(), vary=(today,))
