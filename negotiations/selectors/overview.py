@@ -12,26 +12,20 @@ from dataclasses import dataclass
 
 from django.urls import reverse
 
+from config.numbers import format_date
 from negotiations.models import Jurisdiction, KeyDate, Meeting, Negotiation, Offer, Position
 
 
 @dataclass(frozen=True, slots=True)
-class Stance:
-    """A position's stance as ``negotiations/_stance.html`` shows it."""
-
-    stance: str
-    label: str
-
-    def get_stance_display(self) -> str:
-        return self.label
-
-
-@dataclass(frozen=True, slots=True)
 class StanceRow:
+    """A jurisdiction, its current stance ("" for none) and since when (ISO and in words; "" if unknown)."""
+
     url: str
     name: str
-    current_position: Stance | None
-    stance_since: datetime.date | None
+    stance: str
+    stance_label: str
+    since: str
+    since_text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +35,7 @@ class OfferRow:
     title: str
     status: str
     status_label: str
-    tabled_on: datetime.date
+    tabled_on: str  # in words
     tabled_by: str  # the codes, in the jurisdictions' order, comma-separated
 
 
@@ -62,7 +56,7 @@ class DatedItem:
 class MeetingRow:
     url: str
     title: str
-    date: datetime.date
+    date: str  # in words
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +85,7 @@ def home_page(*, negotiation: Negotiation, today: datetime.date, upcoming: int, 
         jurisdictions=_stances(negotiation, jurisdictions),
         offers=_offers(negotiation, jurisdictions),
         meetings=[
-            MeetingRow(reverse("negotiations:meeting", args=[slug]), title, date)
+            MeetingRow(reverse("negotiations:meeting", args=[slug]), title, format_date(date))
             for slug, title, date in Meeting.objects.filter(negotiation=negotiation)
             .values_list("slug", "title", "date")[:latest]  # ordered by -date, title
         ],
@@ -111,14 +105,16 @@ def _stances(negotiation: Negotiation, jurisdictions) -> list[StanceRow]:
     result = []
     for pk, code, name in jurisdictions:
         own = history.get(pk)
-        current, since = None, None
-        if own:
-            current = Stance(own[0][0], _label(labels, own[0][0]))
-            for stance, as_of in own:
-                if stance != current.stance:
-                    break
-                since = as_of
-        result.append(StanceRow(reverse("negotiations:jurisdiction", args=[code]), name, current, since))
+        stance, since = (own[0][0], None) if own else ("", None)
+        for other, as_of in own or ():
+            if other != stance:
+                break
+            since = as_of
+        result.append(StanceRow(
+            url=reverse("negotiations:jurisdiction", args=[code]), name=name,
+            stance=stance, stance_label=_label(labels, stance) if stance else "",
+            since=since.isoformat() if since else "", since_text=format_date(since) if since else "",
+        ))
     return result
 
 
@@ -133,7 +129,7 @@ def _offers(negotiation: Negotiation, jurisdictions) -> list[OfferRow]:
     return [
         OfferRow(
             url=reverse("negotiations:offer", args=[slug]), fiscal_url=reverse("grants:fiscal", args=[slug]),
-            title=title, status=status, status_label=_label(labels, status), tabled_on=tabled_on,
+            title=title, status=status, status_label=_label(labels, status), tabled_on=format_date(tabled_on),
             tabled_by=", ".join(code for pk, code in codes.items() if pk in tabled_by.get(offer_id, ())),
         )
         for offer_id, slug, title, status, tabled_on in Offer.objects.filter(negotiation=negotiation)
