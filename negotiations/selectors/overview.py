@@ -1,15 +1,16 @@
 """Reads for the home page: each of its lists as the page shows it, in narrow queries.
 
-# perf: the home page's own reads (bench/run "record cache off: home"): seven queries of the few
+# perf: the home page's own reads (bench/run "record cache off: home"): five queries of the few
 # columns it shows, as tuples, instead of model instances with every column, their history
 # subqueries and joins it does not show; the key dates are read once for both the upcoming dates
 # and the key dates on record; the stances without the positions' own rows; who tabled each offer
-# named from the jurisdictions already read.
+# named from the jurisdictions already read, in the offers' query.
 """
 
 import datetime
 from dataclasses import dataclass
 
+from django.db.models import FilteredRelation, Q
 from django.urls import reverse
 
 from config.numbers import format_date
@@ -79,10 +80,22 @@ def _label(labels: dict, value: str) -> str:
 
 def home_page(*, negotiation: Negotiation, today: datetime.date, upcoming: int, latest: int) -> HomePage:
     """The negotiation's stances by jurisdiction, offers, latest `latest` meetings, `upcoming` dates from
-    `today` on and its key dates (seven queries)."""
-    jurisdictions = list(Jurisdiction.objects.values_list("pk", "code", "name"))  # ordered by order, code
+    `today` on and its key dates (five queries)."""
+    # perf: the jurisdictions with their positions on the negotiation in one query (a filtered left
+    # join), each one's newest first (bench/run "record cache off: home").
+    history: dict[int, list[tuple[str, datetime.date]]] = {}
+    jurisdictions = {}  # pk: (code, name), in the jurisdictions' order
+    for pk, code, name, stance, as_of in (
+        Jurisdiction.objects.annotate(own=FilteredRelation("positions", condition=Q(positions__negotiation=negotiation)))
+        .order_by("order", "code", "-own__as_of", "-own__pk")
+        .values_list("pk", "code", "name", "own__stance", "own__as_of")
+    ):
+        jurisdictions.setdefault(pk, (code, name))
+        own = history.setdefault(pk, [])
+        if stance is not None:
+            own.append((stance, as_of))
     return HomePage(
-        jurisdictions=_stances(negotiation, jurisdictions),
+        jurisdictions=_stances(jurisdictions, history),
         offers=_offers(negotiation, jurisdictions),
         meetings=[
             MeetingRow(reverse("negotiations:meeting", args=[slug]), title, format_date(date))
@@ -93,20 +106,15 @@ def home_page(*, negotiation: Negotiation, today: datetime.date, upcoming: int, 
     )
 
 
-def _stances(negotiation: Negotiation, jurisdictions) -> list[StanceRow]:
+def _stances(jurisdictions: dict, history: dict) -> list[StanceRow]:
     """As ``selectors.jurisdictions_with_current_stance``: each jurisdiction's latest stance and when
-    the run of positions with that stance began."""
+    the run of positions with that stance began (`history`: each one's stances, newest first)."""
     labels = _labels(Position, "stance")
-    history: dict[int, list[tuple[str, datetime.date]]] = {}
-    rows = (Position.objects.filter(negotiation=negotiation).order_by("jurisdiction_id", "-as_of", "-pk")
-            .values_list("jurisdiction_id", "stance", "as_of"))
-    for jurisdiction_id, stance, as_of in rows:
-        history.setdefault(jurisdiction_id, []).append((stance, as_of))
     result = []
-    for pk, code, name in jurisdictions:
-        own = history.get(pk)
+    for pk, (code, name) in jurisdictions.items():
+        own = history[pk]
         stance, since = (own[0][0], None) if own else ("", None)
-        for other, as_of in own or ():
+        for other, as_of in own:
             if other != stance:
                 break
             since = as_of
@@ -118,22 +126,26 @@ def _stances(negotiation: Negotiation, jurisdictions) -> list[StanceRow]:
     return result
 
 
-def _offers(negotiation: Negotiation, jurisdictions) -> list[OfferRow]:
+def _offers(negotiation: Negotiation, jurisdictions: dict) -> list[OfferRow]:
+    """The negotiation's offers, newest first, who tabled each named in the jurisdictions' order."""
     labels = _labels(Offer, "status")
-    codes = {pk: code for pk, code, _name in jurisdictions}  # in the jurisdictions' order
+    # perf: who tabled each offer in the offers' query (a row per offer and jurisdiction) instead of a
+    # query of its own (bench/run "record cache off: home").
+    offers: dict[int, tuple] = {}
     tabled_by: dict[int, set[int]] = {}
-    for offer_id, jurisdiction_id in Offer.tabled_by.through.objects.filter(
-        offer__negotiation=negotiation
-    ).values_list("offer_id", "jurisdiction_id"):
+    for offer_id, slug, title, status, tabled_on, jurisdiction_id in (
+        Offer.objects.filter(negotiation=negotiation)
+        .values_list("pk", "slug", "title", "status", "tabled_on", "tabled_by")  # ordered by -tabled_on, title
+    ):
+        offers.setdefault(offer_id, (slug, title, status, tabled_on))
         tabled_by.setdefault(offer_id, set()).add(jurisdiction_id)
     return [
         OfferRow(
             url=reverse("negotiations:offer", args=[slug]), fiscal_url=reverse("grants:fiscal", args=[slug]),
             title=title, status=status, status_label=_label(labels, status), tabled_on=format_date(tabled_on),
-            tabled_by=", ".join(code for pk, code in codes.items() if pk in tabled_by.get(offer_id, ())),
+            tabled_by=", ".join(code for pk, (code, _name) in jurisdictions.items() if pk in tabled_by[offer_id]),
         )
-        for offer_id, slug, title, status, tabled_on in Offer.objects.filter(negotiation=negotiation)
-        .values_list("pk", "slug", "title", "status", "tabled_on")  # ordered by -tabled_on, title
+        for offer_id, (slug, title, status, tabled_on) in offers.items()
     ]
 
 
