@@ -70,7 +70,11 @@ class MatrixJurisdiction(NamedTuple):
 
 
 class StanceCell(NamedTuple):
-    """One jurisdiction in one month: the position in force at the month's end, if any."""
+    """One jurisdiction (its row's) in one month: the position in force at the month's end, if any.
+
+    perf: the template unpacks each cell into its fields, in this order (a name is cheaper to look up
+    than an attribute; bench/run "record cache off: stance matrix").
+    """
 
     # The link, the texts and the stance's CSS value are made by stance_matrix rather than in the
     # template: a matrix has hundreds of cells, and template tags cost far more per cell than Python does.
@@ -82,7 +86,6 @@ class StanceCell(NamedTuple):
     # The accessible name: the visible short label first (WCAG 2.5.3), then the description.
     label: str
     short_label: str
-    jurisdiction: MatrixJurisdiction
     month: datetime.date
     position: InForce | None
 
@@ -115,7 +118,8 @@ def stance_matrix(*, negotiation: Negotiation) -> StanceMatrix:
     """Rows: the federal government, then the provinces and territories in order. Columns: every
     month from the negotiation's first dated meeting, statement, offer or position to its last,
     at most bounds.MAX_SPAN_MONTHS of them (the span holding the most of its dates), and none outside
-    the bounds of dates, whatever the database holds. Three queries."""
+    the bounds of dates, whatever the database holds. Three queries, two for a negotiation read by
+    matrix_negotiations()."""
     # perf: the governments and the positions are read as tuples of the columns the matrix shows,
     # not as model instances (bench/run "record cache off: stance matrix").
     jurisdictions = sorted(
@@ -160,36 +164,53 @@ def stance_matrix(*, negotiation: Negotiation) -> StanceMatrix:
                 short = short_labels[in_force.stance]
                 cells.append(StanceCell(url_prefix + month_key, in_force.stance, recorded, description,
                                         label_phrase % {"short": short, "description": description}, short,
-                                        jurisdiction, month, in_force))
+                                        month, in_force))
             else:
                 description = in_force_phrase % {"name": name, "month": month_name, "stance": no_position}
                 cells.append(StanceCell(url_prefix + month_key, unknown, False, description, description,
-                                        NO_POSITION_LABEL, jurisdiction, month, None))
+                                        NO_POSITION_LABEL, month, None))
         rows.append(StanceRow(jurisdiction=jurisdiction, cells=cells))
     return StanceMatrix(negotiation=negotiation, months=months, rows=rows, whole_span=whole_span)
+
+
+# The dated kinds of record besides the positions (whose dates stance_matrix reads with them), and
+# the name of each one's first and last date.
+_DATED = (("meeting", Meeting, "date"), ("statement", Statement, "date"), ("offer", Offer, "tabled_on"))
+_RECORD_ENDS = tuple(f"{name}_{end}" for name, _model, _field in _DATED for end in ("first", "last"))
+
+
+def _record_ends() -> dict:
+    """The first and last date of each kind of record of the negotiation (OuterRef "pk"), as subqueries."""
+    ends = {}
+    for name, model, field in _DATED:
+        dated = model.objects.filter(negotiation=OuterRef("pk")).values(field)
+        ends[f"{name}_first"] = Subquery(dated.order_by(field)[:1])
+        ends[f"{name}_last"] = Subquery(dated.order_by(f"-{field}")[:1])
+    return ends
+
+
+def matrix_negotiations():
+    """Negotiations, each read with the first and last dates of its meetings, statements and offers:
+    stance_matrix then needs no query of its own for its months."""
+    return Negotiation.objects.annotate(**_record_ends())
 
 
 def _months(
     negotiation: Negotiation, position_dates: list[datetime.date]
 ) -> tuple[list[datetime.date], tuple[datetime.date, datetime.date] | None]:
-    """First days of the months the matrix shows (one query), and the whole span when it shows less.
+    """First days of the months the matrix shows (one query, none for a negotiation read by
+    matrix_negotiations()), and the whole span when it shows less.
 
     The negotiation's dated record within the bounds of dates, cut to its densest
     bounds.MAX_SPAN_MONTHS months: a row dated 9999-12-31 or 0001-01-01 (written by hand in SQL:
     the forms, the admin and the loader refuse it) cannot stretch it.
     """
-    ends = {}
-    # perf: the positions' first and last dates are those of position_dates, already read (bench/run
-    # "record cache off: stance matrix").
-    for name, model, field in (
-        ("meeting", Meeting, "date"),
-        ("statement", Statement, "date"),
-        ("offer", Offer, "tabled_on"),
-    ):
-        dated = model.objects.filter(negotiation=OuterRef("pk")).values(field)
-        ends[f"{name}_first"] = Subquery(dated.order_by(field)[:1])
-        ends[f"{name}_last"] = Subquery(dated.order_by(f"-{field}")[:1])
-    row = Negotiation.objects.filter(pk=negotiation.pk).annotate(**ends).values(*ends).get()
+    # perf: a negotiation read by matrix_negotiations() brings these dates with it: one query fewer
+    # (bench/run "record cache off: stance matrix").
+    if all(hasattr(negotiation, name) for name in _RECORD_ENDS):
+        row = {name: getattr(negotiation, name) for name in _RECORD_ENDS}
+    else:
+        row = Negotiation.objects.filter(pk=negotiation.pk).annotate(**_record_ends()).values(*_RECORD_ENDS).get()
     firsts = [value for key, value in row.items() if key.endswith("_first") and value]
     lasts = [value for key, value in row.items() if key.endswith("_last") and value]
     if position_dates:
