@@ -6,8 +6,10 @@ so its query count is the same for ten positions or ten thousand.
 
 import calendar
 import datetime
+import functools
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.db.models import OuterRef, Prefetch, Q, Subquery
 from django.urls import reverse
@@ -53,37 +55,53 @@ def month_end(month: datetime.date) -> datetime.date:
     return month.replace(day=calendar.monthrange(month.year, month.month)[1])
 
 
-@dataclass(frozen=True)
-class StanceCell:
-    """One jurisdiction in one month: the position in force at the month's end, if any."""
+class InForce(NamedTuple):
+    """The position in force in a matrix cell: only what the matrix reads of it."""
 
-    jurisdiction: Jurisdiction
-    month: datetime.date
-    position: Position | None
+    as_of: datetime.date
+    stance: str
+
+
+class MatrixJurisdiction(NamedTuple):
+    """A matrix row's government: its code, its name in the language shown and its page."""
+
+    code: str
+    name: str
+    url: str
+
+
+class StanceCell(NamedTuple):
+    """One jurisdiction (its row's) in one month: the position in force at the month's end, if any.
+
+    perf: the template unpacks each cell into its fields, in this order (a name is cheaper to look up
+    than an attribute; bench/run "record cache off: stance matrix").
+    """
+
+    # The link, the texts and the stance's CSS value are made by stance_matrix rather than in the
+    # template: a matrix has hundreds of cells, and template tags cost far more per cell than Python does.
+    url: str
+    # The Stance value of the position in force ("unknown" without one): the cell's CSS class.
+    stance: str
     recorded: bool
-    # The link and the description are made by stance_matrix rather than in the template: a matrix has
-    # hundreds of cells, and template tags cost far more per cell than Python does.
-    url: str = ""
-    description: str = ""
+    description: str
     # The accessible name: the visible short label first (WCAG 2.5.3), then the description.
-    label: str = ""
-
-    @property
-    def stance(self) -> str:
-        return self.position.stance if self.position else Stance.UNKNOWN
+    label: str
+    short_label: str
+    month: datetime.date
+    position: InForce | None
 
     @property
     def stance_label(self):
-        return self.position.get_stance_display() if self.position else _("no position recorded")
+        return STANCE_LABELS.get(self.position.stance, self.position.stance) if self.position else _(
+            "no position recorded")
 
-    @property
-    def short_label(self):
-        return SHORT_LABELS[self.position.stance] if self.position else NO_POSITION_LABEL
+
+STANCE_LABELS = dict(Stance.choices)
 
 
 @dataclass(frozen=True)
 class StanceRow:
-    jurisdiction: Jurisdiction
+    jurisdiction: MatrixJurisdiction
     cells: list[StanceCell]
 
 
@@ -101,15 +119,23 @@ def stance_matrix(*, negotiation: Negotiation) -> StanceMatrix:
     """Rows: the federal government, then the provinces and territories in order. Columns: every
     month from the negotiation's first dated meeting, statement, offer or position to its last,
     at most bounds.MAX_SPAN_MONTHS of them (the span holding the most of its dates), and none outside
-    the bounds of dates, whatever the database holds. Three queries."""
-    jurisdictions = sorted(Jurisdiction.objects.all(), key=lambda j: (not j.is_federal, j.order, j.code))
-    by_jurisdiction: dict[int, list[Position]] = {}
-    all_positions = list(Position.objects.filter(negotiation=negotiation).order_by("as_of", "pk"))
-    for position in all_positions:
-        by_jurisdiction.setdefault(position.jurisdiction_id, []).append(position)
-    months, whole_span = _months(negotiation, [position.as_of for position in all_positions])
+    the bounds of dates, whatever the database holds. Three queries, two for a negotiation read by
+    matrix_negotiations()."""
+    # perf: the governments and the positions are read as tuples of the columns the matrix shows,
+    # not as model instances (bench/run "record cache off: stance matrix").
+    jurisdictions = sorted(
+        Jurisdiction.objects.values_list("pk", "code", "name", "kind", "order"),
+        key=lambda row: (row[3] != Jurisdiction.Kind.FEDERAL, row[4], row[1]),
+    )
+    by_jurisdiction: dict[int, list[InForce]] = {}
+    position_dates = []
+    for jurisdiction_id, as_of, stance in (Position.objects.filter(negotiation=negotiation)
+                                           .order_by("as_of", "pk").values_list("jurisdiction_id", "as_of", "stance")):
+        by_jurisdiction.setdefault(jurisdiction_id, []).append(InForce(as_of, stance))
+        position_dates.append(as_of)
+    months, whole_span = _months(negotiation, position_dates)
 
-    month_names = {month: (month.strftime("%Y-%m"), date_format(month, "F Y"), month_end(month)) for month in months}
+    month_names = [(month, month.strftime("%Y-%m"), date_format(month, "F Y"), month_end(month)) for month in months]
     stance_names = {stance: str(stance.label) for stance in Stance}
     # perf: each phrase translated once per matrix, not once per cell (hundreds of cells; bench/run
     # "record cache off: stance matrix").
@@ -118,54 +144,83 @@ def stance_matrix(*, negotiation: Negotiation) -> StanceMatrix:
     in_force_phrase = gettext("%(name)s, %(month)s: %(stance)s")
     label_phrase = gettext("%(short)s: %(description)s")
     short_labels = {stance: str(label) for stance, label in SHORT_LABELS.items()}
+    unknown = Stance.UNKNOWN.value
     rows = []
-    for jurisdiction in jurisdictions:
-        positions = by_jurisdiction.get(jurisdiction.pk, [])
-        name = jurisdiction.name
+    for pk, code, name, _kind, _order in jurisdictions:
+        jurisdiction = MatrixJurisdiction(code, name, reverse("negotiations:jurisdiction", args=[code]))
+        positions = by_jurisdiction.get(pk, [])
         # One reverse() per row: the month is the URL's last part.
-        url_prefix = reverse("negotiations:stance_cell", args=[negotiation.slug, jurisdiction.code, "0000-00"])[:-7]
+        url_prefix = reverse("negotiations:stance_cell", args=[negotiation.slug, code, "0000-00"])[:-7]
         cells = []
         index = 0  # positions[:index] are on or before the current month's end
-        for month in months:
-            month_key, month_name, end = month_names[month]
+        for month, month_key, month_name, end in month_names:
             recorded = False
             while index < len(positions) and positions[index].as_of <= end:
                 recorded = recorded or positions[index].as_of >= month
                 index += 1
             in_force = positions[index - 1] if index else None
-            values = {"name": name, "month": month_name,
-                      "stance": stance_names[in_force.stance] if in_force else no_position}
-            description = (recorded_phrase if recorded else in_force_phrase) % values
-            label = label_phrase % {"short": short_labels[in_force.stance],
-                                    "description": description} if in_force else description
-            cells.append(StanceCell(jurisdiction=jurisdiction, month=month, position=in_force, recorded=recorded,
-                                    url=url_prefix + month_key, description=description, label=label))
+            if in_force:
+                values = {"name": name, "month": month_name, "stance": stance_names[in_force.stance]}
+                description = (recorded_phrase if recorded else in_force_phrase) % values
+                short = short_labels[in_force.stance]
+                cells.append(StanceCell(url_prefix + month_key, in_force.stance, recorded, description,
+                                        label_phrase % {"short": short, "description": description}, short,
+                                        month, in_force))
+            else:
+                description = in_force_phrase % {"name": name, "month": month_name, "stance": no_position}
+                cells.append(StanceCell(url_prefix + month_key, unknown, False, description, description,
+                                        NO_POSITION_LABEL, month, None))
         rows.append(StanceRow(jurisdiction=jurisdiction, cells=cells))
     return StanceMatrix(negotiation=negotiation, months=months, rows=rows, whole_span=whole_span)
+
+
+# The dated kinds of record besides the positions (whose dates stance_matrix reads with them), and
+# the name of each one's first and last date.
+_DATED = (("meeting", Meeting, "date"), ("statement", Statement, "date"), ("offer", Offer, "tabled_on"))
+_RECORD_ENDS = tuple(f"{name}_{end}" for name, _model, _field in _DATED for end in ("first", "last"))
+
+
+# perf: the subqueries are built once per process (each query resolves its own copy of them): their
+# building was a quarter of the negotiation's reading (bench/run "record cache off: stance matrix").
+@functools.cache
+def _record_ends() -> dict:
+    """The first and last date of each kind of record of the negotiation (OuterRef "pk"), as subqueries
+    (not to be changed: annotate() resolves a copy of each)."""
+    ends = {}
+    for name, model, field in _DATED:
+        dated = model.objects.filter(negotiation=OuterRef("pk")).values(field)
+        ends[f"{name}_first"] = Subquery(dated.order_by(field)[:1])
+        ends[f"{name}_last"] = Subquery(dated.order_by(f"-{field}")[:1])
+    return ends
+
+
+def matrix_negotiations():
+    """Negotiations, each read with the first and last dates of its meetings, statements and offers:
+    stance_matrix then needs no query of its own for its months."""
+    return Negotiation.objects.annotate(**_record_ends())
 
 
 def _months(
     negotiation: Negotiation, position_dates: list[datetime.date]
 ) -> tuple[list[datetime.date], tuple[datetime.date, datetime.date] | None]:
-    """First days of the months the matrix shows (one query), and the whole span when it shows less.
+    """First days of the months the matrix shows (one query, none for a negotiation read by
+    matrix_negotiations()), and the whole span when it shows less.
 
     The negotiation's dated record within the bounds of dates, cut to its densest
     bounds.MAX_SPAN_MONTHS months: a row dated 9999-12-31 or 0001-01-01 (written by hand in SQL:
     the forms, the admin and the loader refuse it) cannot stretch it.
     """
-    ends = {}
-    for name, model, field in (
-        ("meeting", Meeting, "date"),
-        ("statement", Statement, "date"),
-        ("offer", Offer, "tabled_on"),
-        ("position", Position, "as_of"),
-    ):
-        dated = model.objects.filter(negotiation=OuterRef("pk")).values(field)
-        ends[f"{name}_first"] = Subquery(dated.order_by(field)[:1])
-        ends[f"{name}_last"] = Subquery(dated.order_by(f"-{field}")[:1])
-    row = Negotiation.objects.filter(pk=negotiation.pk).annotate(**ends).values(*ends).get()
+    # perf: a negotiation read by matrix_negotiations() brings these dates with it: one query fewer
+    # (bench/run "record cache off: stance matrix").
+    if all(hasattr(negotiation, name) for name in _RECORD_ENDS):
+        row = {name: getattr(negotiation, name) for name in _RECORD_ENDS}
+    else:
+        row = Negotiation.objects.filter(pk=negotiation.pk).annotate(**_record_ends()).values(*_RECORD_ENDS).get()
     firsts = [value for key, value in row.items() if key.endswith("_first") and value]
     lasts = [value for key, value in row.items() if key.endswith("_last") and value]
+    if position_dates:
+        firsts.append(min(position_dates))
+        lasts.append(max(position_dates))
     if not firsts:
         return [], None
     whole = (min(firsts), max(lasts))

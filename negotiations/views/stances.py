@@ -23,7 +23,7 @@ def current_matrix(request):
 
 def matrix(request, slug):
     def build():
-        negotiation = get_object_or_404(Negotiation, slug=slug)
+        negotiation = get_object_or_404(stances.matrix_negotiations(), slug=slug)
         matrix = stances.stance_matrix(negotiation=negotiation)
         return {"matrix": matrix, "legend": stances.LEGEND,
                 **_offers_and_verdicts(negotiation, matrix.months, request.GET.get("offer", ""))}
@@ -57,7 +57,9 @@ def cell(request, slug, code, month):
     wants_panel = bool(request.htmx) and not request.htmx.history_restore_request
 
     def build():
-        negotiation = get_object_or_404(Negotiation, slug=slug)
+        # The whole page's matrix reads its months with the negotiation; the panel alone needs no months.
+        negotiations = Negotiation.objects.all() if wants_panel else stances.matrix_negotiations()
+        negotiation = get_object_or_404(negotiations, slug=slug)
         jurisdiction = get_object_or_404(Jurisdiction, code=code.upper())
         context = {"legend": stances.LEGEND}
         try:
