@@ -131,7 +131,12 @@ def jurisdiction_timeline(
     # evidence, who tabled an offer) read, for the rows shown only, not for every kind's
     # `offset + limit` candidates, most of which the merge drops (bench/run "record cache off:
     # timeline ON").
-    shown = [_KINDS[kind].event(row) for _key, kind, row in candidates[offset: offset + limit]]
+    shown_rows = [(kind, row) for _key, kind, row in candidates[offset: offset + limit]]
+    for kind, row in shown_rows:
+        if kind == EventKind.POSITION:
+            # perf: a position's jurisdiction is the one asked for: given, not joined to every candidate.
+            row.jurisdiction = jurisdiction
+    shown = [_KINDS[kind].event(row) for kind, row in shown_rows]
     for kind, lookups in _SHOWN_PREFETCH.items():
         prefetch_related_objects([event.object for event in shown if event.kind == kind], *lookups())
     return shown, total
@@ -159,19 +164,40 @@ def _filter_common(queryset: QuerySet, date_field: str, negotiation_slug, date_f
     return queryset
 
 
+def _own_fields(model) -> list[str]:
+    return [field.name for field in model._meta.concrete_fields]
+
+
+# perf: of the rows joined to each candidate, only the columns an event shows (a title, a name and
+# what its link needs), not whole offers, meetings and sources: wide rows, most of them for candidates
+# the merge drops (bench/run "record cache off: timeline ON"). The events' own rows stay whole.
+_POSITION_RELATED = (
+    "negotiation__slug", "negotiation__title",
+    "triggered_by_offer__slug", "triggered_by_offer__title", "triggered_by_meeting__slug", "triggered_by_meeting__title",
+)
+_STATEMENT_RELATED = (
+    "speaker__slug", "speaker__name", "source__slug", "source__outlet", "source__title", "source__url",
+    "meeting__slug", "meeting__title",
+)
+
+
 def _positions(jurisdiction: Jurisdiction, person_slug: str | None) -> QuerySet:
     previous = Position.objects.filter(
         negotiation=OuterRef("negotiation"), jurisdiction=OuterRef("jurisdiction"), as_of__lt=OuterRef("as_of")
     ).order_by("-as_of", "-pk")
     return (
         Position.objects.filter(jurisdiction=jurisdiction)
-        .select_related("negotiation", "jurisdiction", "triggered_by_offer", "triggered_by_meeting")
+        .select_related("negotiation", "triggered_by_offer", "triggered_by_meeting")
+        .only(*_own_fields(Position), *_POSITION_RELATED)
         .annotate(previous_stance=Subquery(previous.values("stance")[:1]))
     )
 
 
 def _statements(jurisdiction: Jurisdiction, person_slug: str | None) -> QuerySet:
-    statements = Statement.objects.filter(jurisdiction=jurisdiction).select_related("speaker", "source", "meeting")
+    statements = (
+        Statement.objects.filter(jurisdiction=jurisdiction).select_related("speaker", "source", "meeting")
+        .only(*_own_fields(Statement), *_STATEMENT_RELATED)
+    )
     if person_slug:
         statements = statements.filter(speaker__slug=person_slug)
     return statements
@@ -189,10 +215,15 @@ def _offers(jurisdiction: Jurisdiction, person_slug: str | None) -> QuerySet:
     if jurisdiction.is_federal:
         return offers
     # Exists, not a join: an offer tabled by both would otherwise come back twice.
-    tabled = Offer.tabled_by.through.objects.filter(offer=OuterRef("pk")).filter(
-        Q(jurisdiction=jurisdiction) | Q(jurisdiction__kind=Jurisdiction.Kind.FEDERAL)
+    # perf: two Exists, one per tabler, not one over `jurisdiction = j OR jurisdiction.kind = federal`:
+    # that OR needs the jurisdiction joined to every tabler row, and counting the matching offers
+    # (a thousand at scale 100) hashed the whole join: the offers query went from 2.4 to 1.0 ms
+    # (EXPLAIN ANALYZE, planning included; bench/run "record cache off: timeline ON").
+    tablers = Offer.tabled_by.through.objects.filter(offer=OuterRef("pk"))
+    return offers.filter(
+        Exists(tablers.filter(jurisdiction=jurisdiction))
+        | Exists(tablers.filter(jurisdiction__kind=Jurisdiction.Kind.FEDERAL))
     )
-    return offers.filter(Exists(tabled))
 
 
 def _position_event(position: Position) -> TimelineEvent:
@@ -262,7 +293,9 @@ class _KindSpec:
 
 # What the template reads of each kind's related rows, read for the events shown (one query each).
 _SHOWN_PREFETCH = {
-    EventKind.POSITION: lambda: (Prefetch("evidence", queryset=Statement.objects.select_related("speaker", "source")),),
+    EventKind.POSITION: lambda: (Prefetch("evidence", queryset=Statement.objects.select_related("speaker", "source").only(
+        *_own_fields(Statement), *(name for name in _STATEMENT_RELATED if not name.startswith("meeting__"))
+    )),),
     EventKind.OFFER: lambda: (Prefetch("tabled_by", queryset=Jurisdiction.objects.only("code", "name", "order")),),
 }
 
@@ -274,13 +307,16 @@ _KINDS = {
 }
 
 
-def current_position(*, jurisdiction: Jurisdiction, negotiation: Negotiation | None) -> Position | None:
-    """The jurisdiction's latest position on the negotiation (one query), or None."""
+def current_position(*, jurisdiction: Jurisdiction, negotiation: Negotiation | Any | None) -> Position | None:
+    """The jurisdiction's latest position on the negotiation (one query), or None.
+
+    `negotiation` is the negotiation or a row of it with its `pk`. The position comes alone: what
+    triggered it is not read (the page's current stance does not show it)."""
     if negotiation is None:
         return None
+    # perf: no offer or meeting joined (wide rows the page does not show; bench/run "record cache off: timeline ON").
     return (
-        Position.objects.filter(jurisdiction=jurisdiction, negotiation=negotiation)
-        .select_related("triggered_by_offer", "triggered_by_meeting")
+        Position.objects.filter(jurisdiction=jurisdiction, negotiation_id=negotiation.pk)
         .order_by("-as_of", "-pk")
         .first()
     )
@@ -289,11 +325,12 @@ def current_position(*, jurisdiction: Jurisdiction, negotiation: Negotiation | N
 def people_on_timeline(*, jurisdiction: Jurisdiction) -> QuerySet[Person]:
     """People a timeline can be filtered by: who spoke for the jurisdiction, held a role in it,
     or attended a meeting it attended (one query)."""
+    # perf: three uncorrelated `IN` subqueries, each read once, not three Exists correlated with every
+    # person: 1.2 -> 0.9 ms with planning (EXPLAIN ANALYZE at scale 100; bench/run "record cache off: timeline ON").
     return Person.objects.filter(
-        Exists(Statement.objects.filter(speaker=OuterRef("pk"), jurisdiction=jurisdiction))
-        | Exists(Role.objects.filter(person=OuterRef("pk"), jurisdiction=jurisdiction))
-        | Exists(Meeting.participants.through.objects.filter(
-            person=OuterRef("pk"), meeting__jurisdictions=jurisdiction))
+        Q(pk__in=Statement.objects.filter(jurisdiction=jurisdiction).values("speaker_id"))
+        | Q(pk__in=Role.objects.filter(jurisdiction=jurisdiction).values("person_id"))
+        | Q(pk__in=Meeting.participants.through.objects.filter(meeting__jurisdictions=jurisdiction).values("person_id"))
     ).order_by("name")
 
 
