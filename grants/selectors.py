@@ -65,14 +65,47 @@ def forget_reference_data() -> None:
     record_cache.forget("reference-data")
 
 
-def offers_with_terms():
-    """Offers with every row their terms need, in a fixed number of queries."""
-    return Offer.objects.select_related("negotiation", "responds_to").prefetch_related(
+def _term_rows() -> tuple[Prefetch, ...]:
+    """The rows an offer's terms are made of, and who tabled it."""
+    return (
         Prefetch("funding_sources", queryset=FundingSource.objects.order_by("payer", "program")),
-        Prefetch("treatments", queryset=JurisdictionTreatment.objects.select_related("jurisdiction")),
+        # perf: ordered within the offer only (the default ordering joins the offers to sort by them)
+        # (bench/run "record cache off: fiscal page").
+        Prefetch("treatments", queryset=JurisdictionTreatment.objects.select_related("jurisdiction")
+                 .order_by("jurisdiction__order")),
         Prefetch("phase_in", queryset=PhaseInStep.objects.order_by("fiscal_year")),
         Prefetch("tabled_by", queryset=Jurisdiction.objects.order_by("order")),
     )
+
+
+def offers_with_terms():
+    """Offers with every row their terms need, in a fixed number of queries."""
+    return Offer.objects.select_related("negotiation", "responds_to").prefetch_related(*_term_rows())
+
+
+def offer_with_terms(slug: str) -> Offer:
+    """One offer by slug (404 when unknown), ready for offer_terms()."""
+    # perf: without the negotiation and the offer it answers, which the fiscal pages and the CSV never
+    # show (bench/run "record cache off: fiscal page").
+    return get_object_or_404(Offer.objects.prefetch_related(*_term_rows()), slug=slug)
+
+
+class Jurisdictions(NamedTuple):
+    """Every jurisdiction's name by code, and the provinces and territories in display order."""
+
+    names: dict[str, str]
+    pts: list[tuple[str, str]]  # (code, name), as negotiations.term_basis.provinces() gives them
+
+
+def jurisdictions() -> Jurisdictions:
+    """``jurisdiction_names()`` and ``term_basis.provinces()`` in one query."""
+    rows = Jurisdiction.objects.order_by("order", "code").values_list("code", "name", "kind")
+    names, pts = {}, []
+    for code, name, kind in rows:
+        names[code] = name
+        if kind != Jurisdiction.Kind.FEDERAL:
+            pts.append((code, name))
+    return Jurisdictions(names, pts)
 
 
 class OfferChoice(NamedTuple):
@@ -85,11 +118,6 @@ class OfferChoice(NamedTuple):
 def offer_choices() -> list[OfferChoice]:
     """Every offer as a picker needs it, newest first: one query, no model instances."""
     return [OfferChoice(*row) for row in Offer.objects.values_list("slug", "title", "tabled_on", "responds_to__slug")]
-
-
-def offer_with_terms(slug: str) -> Offer:
-    """One offer by slug (404 when unknown), ready for offer_terms()."""
-    return get_object_or_404(offers_with_terms(), slug=slug)
 
 
 MAX_PARTICIPATION_PLACES = 10

@@ -67,8 +67,10 @@ def _fiscal_page(request, offer) -> _FiscalPage:
     """The fiscal page for ``offer`` under the request's scenario: its context and its status."""
     effect, error = _effect(offer, request.GET)
     scenario_error = error if isinstance(error, fiscal.InvalidScenario) else None
-    names = selectors.jurisdiction_names() if effect else {}
-    basis = term_basis.offer_basis(offer)
+    # perf: the names and the P/Ts in one query (bench/run "record cache off: fiscal page").
+    jurisdictions = selectors.jurisdictions()
+    names = jurisdictions.names if effect else {}
+    basis = term_basis.offer_basis(offer, pts=jurisdictions.pts, statuses_only=True)
     context = {
         "basis": basis,
         "figure_notes": term_basis.figure_notes(basis, scale_program=offer.scale_program),
@@ -138,7 +140,7 @@ def fiscal_csv(request, slug):
         return HttpResponse("\n".join([text, *lines]) + "\n", status=422, content_type="text/plain; charset=utf-8")
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{csv_export.filename(offer.slug, effect)}"'
-    statuses = term_basis.offer_basis(offer).statuses()
+    statuses = term_basis.offer_basis(offer, statuses_only=True).statuses()
     csv_export.write(effect, selectors.jurisdiction_names(), response, statuses=statuses,
                      scale_program=offer.scale_program)
     return response

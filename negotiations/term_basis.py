@@ -202,9 +202,18 @@ def provinces() -> list[tuple[str, str]]:
     )
 
 
-def offer_basis(offer: Offer, *, pts: list[tuple[str, str]] | None = None) -> OfferBasis:
-    """The basis of every term of ``offer`` (two queries, one when ``pts`` is given)."""
-    rows = TermBasis.objects.filter(offer=offer).select_related("source")
+def offer_basis(offer: Offer, *, pts: list[tuple[str, str]] | None = None, statuses_only: bool = False) -> OfferBasis:
+    """The basis of every term of ``offer`` (two queries, one when ``pts`` is given).
+
+    ``statuses_only``: each row with its term and status only (no source, passage or note), for a
+    page that shows what the figures rest on but not the sources.
+    """
+    if statuses_only:
+        # perf: no join to the sources, no text read (bench/run "record cache off: fiscal page");
+        # unordered: the rows are found by term.
+        rows = TermBasis.objects.filter(offer=offer).order_by().only("pk", "offer_id", "term", "status")
+    else:
+        rows = TermBasis.objects.filter(offer=offer).select_related("source")
     return basis_of(rows, pts if pts is not None else provinces())
 
 
