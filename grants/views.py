@@ -67,14 +67,15 @@ def _fiscal_page(request, offer) -> _FiscalPage:
     """The fiscal page for ``offer`` under the request's scenario: its context and its status."""
     effect, error = _effect(offer, request.GET)
     scenario_error = error if isinstance(error, fiscal.InvalidScenario) else None
-    # perf: the names and the P/Ts in one query (bench/run "record cache off: fiscal page").
-    jurisdictions = selectors.jurisdictions()
+    # perf: the names, the P/Ts and who tabled the offer in one query (bench/run "record cache off: fiscal page").
+    jurisdictions = selectors.jurisdictions(tabled=offer)
     names = jurisdictions.names if effect else {}
     basis = term_basis.offer_basis(offer, pts=jurisdictions.pts, statuses_only=True)
     context = {
         "basis": basis,
         "figure_notes": term_basis.figure_notes(basis, scale_program=offer.scale_program),
         "offer": offer,
+        "tabled_by": jurisdictions.tabled_by,
         "terms": presentation.terms_summary(offer),
         "controls": presentation.scenario_controls(offer=offer, params=request.GET, effect=effect,
                                                    error=scenario_error),
