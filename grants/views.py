@@ -71,6 +71,7 @@ def _fiscal_page(request, offer) -> _FiscalPage:
     jurisdictions = selectors.jurisdictions(tabled=offer)
     names = jurisdictions.names if effect else {}
     basis = term_basis.offer_basis(offer, pts=jurisdictions.pts, statuses_only=True)
+    columns = presentation.column_texts()
     context = {
         "basis": basis,
         "figure_notes": term_basis.figure_notes(basis, scale_program=offer.scale_program),
@@ -80,9 +81,10 @@ def _fiscal_page(request, offer) -> _FiscalPage:
         "controls": presentation.scenario_controls(offer=offer, params=request.GET, effect=effect,
                                                    error=scenario_error),
         "terms_problems": presentation.terms_problems(error) if isinstance(error, fiscal.InvalidTerms) else (),
-        "fiscal": presentation.fiscal_tables(offer=offer, effect=effect, names=names) if effect else None,
+        "fiscal": (presentation.fiscal_tables(offer=offer, effect=effect, names=names, columns=columns)
+                   if effect else None),
         "explanation": None,
-        "columns": presentation.COLUMNS,
+        "columns": columns,
     }
     return _FiscalPage(context, effect, names, 400 if scenario_error else 200)
 
