@@ -8,12 +8,15 @@ only the browser turns them into numbers to draw bars.
 
 from __future__ import annotations
 
+import html
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import NamedTuple
 from urllib.parse import urlencode
 
 from django.urls import reverse
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
@@ -278,6 +281,8 @@ class Row:
     figures: tuple[Figure, ...]
     note: str = ""
     current: bool = False
+    # The figures as the fiscal page's table cells: (line, explain address, text), escaped for HTML.
+    cells: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -294,6 +299,21 @@ class Column:
 
 
 COLUMNS = tuple(Column(line) for line in fiscal.LINE_NAMES)
+
+
+class ColumnText(NamedTuple):
+    """A column's label and meaning in the reader's language."""
+
+    line: str
+    label: str
+    meaning: str
+
+
+def column_texts() -> tuple[ColumnText, ...]:
+    """``COLUMNS`` translated once, for a page that shows them several times (the fiscal page: three)."""
+    # perf: 24 translations a page instead of 72 lazy ones, read by unpacking (bench/run "record cache off:
+    # fiscal page").
+    return tuple(ColumnText(column.line, str(column.label), str(column.meaning)) for column in COLUMNS)
 
 
 @dataclass(frozen=True)
@@ -322,7 +342,7 @@ class FiscalTables:
 
     scenario: ScenarioSummary
     cards: tuple[Figure, ...]
-    columns: tuple[Column, ...]
+    columns: tuple[ColumnText, ...]
     rows: tuple[Row, ...]
     total: Row
     gap: Gap | None
@@ -402,16 +422,28 @@ class ExplainLinks:
     base_url: str
     participation: Decimal
     fiscal_year: str | None
+    # perf: each part of the query (line, code, the scenario) is encoded once, not for each of the
+    # ~180 figures of the fiscal page; the address is the one urlencode(params) writes
+    # (bench/run "record cache off: fiscal page").
+    _encoded: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def _encode(self, key: tuple) -> str:
+        encoded = self._encoded.get(key)
+        if encoded is None:
+            kind, value = key
+            params = scenario_params(self.participation, value) if kind == "scenario" else {kind: value}
+            encoded = self._encoded[key] = urlencode(params)
+        return encoded
 
     def url(self, line: str, code: str | None = None, *, fiscal_year: str | None = None,
             all_years: bool = False) -> str:
-        params = {"line": line}
+        parts = [self._encode(("line", line))]
         if code:
-            params["code"] = code
-        params.update(scenario_params(self.participation, fiscal_year or self.fiscal_year))
+            parts.append(self._encode(("code", code)))
+        parts.append(self._encode(("scenario", fiscal_year or self.fiscal_year)))
         if all_years:
-            params["years"] = "all"
-        return f"{self.base_url}?{urlencode(params)}"
+            parts.append("years=all")
+        return f"{self.base_url}?{'&'.join(parts)}"
 
 
 def scenario_params(participation: Decimal, fiscal_year: str | None) -> dict[str, str]:
@@ -430,48 +462,46 @@ def _with_query(url: str, params: dict[str, str]) -> str:
 # The fiscal page
 
 
-def fiscal_tables(*, offer: Offer, effect: fiscal.Effect, names: dict[str, str]) -> FiscalTables:
-    """Shape one offer's effect for the fiscal page: cards, the table by P/T, charts, years."""
+def fiscal_tables(*, offer: Offer, effect: fiscal.Effect, names: dict[str, str],
+                  columns: tuple[ColumnText, ...] | None = None) -> FiscalTables:
+    """Shape one offer's effect for the fiscal page: cards, the table by P/T, charts, years
+    (``columns``: ``column_texts()``, when the page already has them)."""
     slug = offer.slug
     scenario = effect.scenario
     links = ExplainLinks(reverse("grants:explain", args=[slug]), scenario.participation, scenario.fiscal_year)
     query = scenario_params(scenario.participation, scenario.fiscal_year)
 
+    line_text = numbers().line
+
     def row(lines: fiscal.Lines, name: str, *, key: str, fiscal_year: str | None = None) -> Row:
-        return Row(
-            key=key,
-            name=name,
-            figures=tuple(
-                Figure(line, format_line(line, getattr(lines, line)),
-                       links.url(line, lines.code, fiscal_year=fiscal_year))
-                for line in fiscal.LINE_NAMES
-            ),
+        figures = tuple(
+            Figure(line, line_text(line, getattr(lines, line)), links.url(line, lines.code, fiscal_year=fiscal_year))
+            for line in fiscal.LINE_NAMES
         )
+        return Row(key=key, name=name, figures=figures, cells=_cells(figures))
 
     rows = tuple(row(lines, names.get(lines.code, lines.code), key=lines.code) for lines in effect.by_jurisdiction)
     total = row(effect.national, _("All provinces and territories"), key="total")
 
-    years = tuple(
-        Row(
+    def year_row(year) -> Row:
+        shown = row(year.national, year.fiscal_year, key=year.fiscal_year, fiscal_year=year.fiscal_year)
+        return Row(
             key=year.fiscal_year,
             name=year.fiscal_year,
             note=_("%(fraction)s of the full scale") % {"fraction": format_percent(year.fraction)},
             current=year.fiscal_year == scenario.fiscal_year,
-            figures=row(year.national, year.fiscal_year, key=year.fiscal_year, fiscal_year=year.fiscal_year).figures,
+            figures=shown.figures,
+            cells=shown.cells,
         )
-        for year in effect.years
-    )
+
+    years = tuple(year_row(year) for year in effect.years)
     years_total = None
     if effect.multi_year_total is not None:
-        years_total = Row(
-            key="all-years",
-            name=_("All years"),
-            figures=tuple(
-                Figure(line, format_line(line, getattr(effect.multi_year_total, line)),
-                       links.url(line, all_years=True))
-                for line in fiscal.LINE_NAMES
-            ),
+        figures = tuple(
+            Figure(line, line_text(line, getattr(effect.multi_year_total, line)), links.url(line, all_years=True))
+            for line in fiscal.LINE_NAMES
         )
+        years_total = Row(key="all-years", name=_("All years"), figures=figures, cells=_cells(figures))
 
     return FiscalTables(
         scenario=ScenarioSummary(
@@ -482,7 +512,7 @@ def fiscal_tables(*, offer: Offer, effect: fiscal.Effect, names: dict[str, str])
         ),
         cards=tuple(Figure(line, format_line(line, getattr(effect.national, line)), links.url(line))
                     for line in CARD_LINES),
-        columns=COLUMNS,
+        columns=columns if columns is not None else column_texts(),
         rows=rows,
         total=total,
         gap=_gap(effect.small_employer_gap, offer),
@@ -493,6 +523,17 @@ def fiscal_tables(*, offer: Offer, effect: fiscal.Effect, names: dict[str, str])
         csv_url=_with_query(reverse("grants:fiscal_csv", args=[slug]), query),
         page_url=_with_query(reverse("grants:fiscal", args=[slug]), query),
     )
+
+
+def _cells(figures: tuple[Figure, ...]) -> tuple[tuple[str, str, str], ...]:
+    """The figures as table cells: (line, explain address, text), the address and text escaped here.
+
+    perf: the fiscal page's tables show ~180 figures, each with its address twice: a tuple unpacked by
+    ``{% for %}`` and text already escaped (as django.utils.html.escape does, without its lazy-string
+    wrapper) spare the template ~500 attribute lookups and escapes (bench/run "record cache off: fiscal page").
+    """
+    return tuple((figure.line, SafeString(html.escape(figure.explain_url)), SafeString(html.escape(figure.text)))
+                 for figure in figures)
 
 
 def _chart(effect: fiscal.Effect, names: dict[str, str], lines: tuple[str, ...], *, stacked: bool) -> dict:

@@ -8,7 +8,7 @@ from collections.abc import Hashable
 from decimal import Decimal
 from typing import NamedTuple
 
-from django.db.models import Prefetch
+from django.db.models import Exists, OuterRef, Prefetch
 from django.shortcuts import get_object_or_404
 
 from grants import fiscal
@@ -65,14 +65,59 @@ def forget_reference_data() -> None:
     record_cache.forget("reference-data")
 
 
+def _term_rows(*, tabled_by: bool = True) -> tuple[Prefetch, ...]:
+    """The rows an offer's terms are made of, and (``tabled_by``) who tabled it."""
+    return (
+        Prefetch("funding_sources", queryset=FundingSource.objects.order_by("payer", "program")),
+        # perf: ordered within the offer only (the default ordering joins the offers to sort by them)
+        # (bench/run "record cache off: fiscal page").
+        Prefetch("treatments", queryset=JurisdictionTreatment.objects.select_related("jurisdiction")
+                 .order_by("jurisdiction__order")),
+        Prefetch("phase_in", queryset=PhaseInStep.objects.order_by("fiscal_year")),
+        *([Prefetch("tabled_by", queryset=Jurisdiction.objects.order_by("order"))] if tabled_by else []),
+    )
+
+
 def offers_with_terms():
     """Offers with every row their terms need, in a fixed number of queries."""
-    return Offer.objects.select_related("negotiation", "responds_to").prefetch_related(
-        Prefetch("funding_sources", queryset=FundingSource.objects.order_by("payer", "program")),
-        Prefetch("treatments", queryset=JurisdictionTreatment.objects.select_related("jurisdiction")),
-        Prefetch("phase_in", queryset=PhaseInStep.objects.order_by("fiscal_year")),
-        Prefetch("tabled_by", queryset=Jurisdiction.objects.order_by("order")),
-    )
+    return Offer.objects.select_related("negotiation", "responds_to").prefetch_related(*_term_rows())
+
+
+def offer_with_terms(slug: str) -> Offer:
+    """One offer by slug (404 when unknown), ready for offer_terms(); who tabled it is not read
+    (``jurisdictions(tabled=offer)`` names them)."""
+    # perf: without the negotiation and the offer it answers, which the fiscal pages and the CSV never
+    # show, nor who tabled it (bench/run "record cache off: fiscal page").
+    return get_object_or_404(Offer.objects.prefetch_related(*_term_rows(tabled_by=False)), slug=slug)
+
+
+class Jurisdictions(NamedTuple):
+    """Every jurisdiction's name by code, the provinces and territories in display order, and the
+    names of those that tabled an offer."""
+
+    names: dict[str, str]
+    pts: list[tuple[str, str]]  # (code, name), as negotiations.term_basis.provinces() gives them
+    tabled_by: list[str]
+
+
+def jurisdictions(*, tabled: Offer | None = None) -> Jurisdictions:
+    """``jurisdiction_names()``, ``term_basis.provinces()`` and who tabled ``tabled`` in one query."""
+    # perf: one query for the three (bench/run "record cache off: fiscal page").
+    rows = Jurisdiction.objects.order_by("order", "code")
+    fields = ("code", "name", "kind")
+    if tabled is not None:
+        rows = rows.annotate(
+            tabled=Exists(Offer.tabled_by.through.objects.filter(offer_id=tabled.pk, jurisdiction_id=OuterRef("pk")))
+        )
+        fields = (*fields, "tabled")
+    names, pts, tabled_by = {}, [], []
+    for code, name, kind, *tabled_it in rows.values_list(*fields):
+        names[code] = name
+        if kind != Jurisdiction.Kind.FEDERAL:
+            pts.append((code, name))
+        if tabled_it and tabled_it[0]:
+            tabled_by.append(name)
+    return Jurisdictions(names, pts, tabled_by)
 
 
 class OfferChoice(NamedTuple):
@@ -85,11 +130,6 @@ class OfferChoice(NamedTuple):
 def offer_choices() -> list[OfferChoice]:
     """Every offer as a picker needs it, newest first: one query, no model instances."""
     return [OfferChoice(*row) for row in Offer.objects.values_list("slug", "title", "tabled_on", "responds_to__slug")]
-
-
-def offer_with_terms(slug: str) -> Offer:
-    """One offer by slug (404 when unknown), ready for offer_terms()."""
-    return get_object_or_404(offers_with_terms(), slug=slug)
 
 
 MAX_PARTICIPATION_PLACES = 10

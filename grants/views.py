@@ -67,19 +67,24 @@ def _fiscal_page(request, offer) -> _FiscalPage:
     """The fiscal page for ``offer`` under the request's scenario: its context and its status."""
     effect, error = _effect(offer, request.GET)
     scenario_error = error if isinstance(error, fiscal.InvalidScenario) else None
-    names = selectors.jurisdiction_names() if effect else {}
-    basis = term_basis.offer_basis(offer)
+    # perf: the names, the P/Ts and who tabled the offer in one query (bench/run "record cache off: fiscal page").
+    jurisdictions = selectors.jurisdictions(tabled=offer)
+    names = jurisdictions.names if effect else {}
+    basis = term_basis.offer_basis(offer, pts=jurisdictions.pts, statuses_only=True)
+    columns = presentation.column_texts()
     context = {
         "basis": basis,
         "figure_notes": term_basis.figure_notes(basis, scale_program=offer.scale_program),
         "offer": offer,
+        "tabled_by": jurisdictions.tabled_by,
         "terms": presentation.terms_summary(offer),
         "controls": presentation.scenario_controls(offer=offer, params=request.GET, effect=effect,
                                                    error=scenario_error),
         "terms_problems": presentation.terms_problems(error) if isinstance(error, fiscal.InvalidTerms) else (),
-        "fiscal": presentation.fiscal_tables(offer=offer, effect=effect, names=names) if effect else None,
+        "fiscal": (presentation.fiscal_tables(offer=offer, effect=effect, names=names, columns=columns)
+                   if effect else None),
         "explanation": None,
-        "columns": presentation.COLUMNS,
+        "columns": columns,
     }
     return _FiscalPage(context, effect, names, 400 if scenario_error else 200)
 
@@ -138,7 +143,7 @@ def fiscal_csv(request, slug):
         return HttpResponse("\n".join([text, *lines]) + "\n", status=422, content_type="text/plain; charset=utf-8")
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{csv_export.filename(offer.slug, effect)}"'
-    statuses = term_basis.offer_basis(offer).statuses()
+    statuses = term_basis.offer_basis(offer, statuses_only=True).statuses()
     csv_export.write(effect, selectors.jurisdiction_names(), response, statuses=statuses,
                      scale_program=offer.scale_program)
     return response

@@ -6,6 +6,7 @@ The rules are in ``negotiations.terms`` (pure); this module reads the rows and n
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import NamedTuple
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -95,13 +96,20 @@ def failure_reason(failure: Failure, names: dict[str, str] | None = None) -> str
     return text
 
 
+class StatusRow(NamedTuple):
+    """A basis row read for its status only (``offer_basis(statuses_only=True)``)."""
+
+    term: str
+    status: str
+
+
 @dataclass(frozen=True)
 class TermBasisLine:
     """One term of an offer and its basis (``row`` is None when no basis was given)."""
 
     term: str
     label: str
-    row: TermBasis | None
+    row: TermBasis | StatusRow | None
 
     @property
     def status(self) -> str:
@@ -202,9 +210,19 @@ def provinces() -> list[tuple[str, str]]:
     )
 
 
-def offer_basis(offer: Offer, *, pts: list[tuple[str, str]] | None = None) -> OfferBasis:
-    """The basis of every term of ``offer`` (two queries, one when ``pts`` is given)."""
-    rows = TermBasis.objects.filter(offer=offer).select_related("source")
+def offer_basis(offer: Offer, *, pts: list[tuple[str, str]] | None = None, statuses_only: bool = False) -> OfferBasis:
+    """The basis of every term of ``offer`` (two queries, one when ``pts`` is given).
+
+    ``statuses_only``: each row a ``StatusRow`` (its term and status; no source, passage or note), for
+    a page that shows what the figures rest on but not the sources.
+    """
+    if statuses_only:
+        # perf: no join to the sources, no text read, no model instance (bench/run "record cache off:
+        # fiscal page"); unordered: the rows are found by term.
+        rows = [StatusRow(term, status) for term, status
+                in TermBasis.objects.filter(offer=offer).order_by().values_list("term", "status")]
+    else:
+        rows = TermBasis.objects.filter(offer=offer).select_related("source")
     return basis_of(rows, pts if pts is not None else provinces())
 
 
