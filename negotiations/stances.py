@@ -6,7 +6,6 @@ so its query count is the same for ten positions or ten thousand.
 
 import calendar
 import datetime
-import functools
 import re
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -180,12 +179,8 @@ _DATED = (("meeting", Meeting, "date"), ("statement", Statement, "date"), ("offe
 _RECORD_ENDS = tuple(f"{name}_{end}" for name, _model, _field in _DATED for end in ("first", "last"))
 
 
-# perf: the subqueries are built once per process (each query resolves its own copy of them): their
-# building was a quarter of the negotiation's reading (bench/run "record cache off: stance matrix").
-@functools.cache
 def _record_ends() -> dict:
-    """The first and last date of each kind of record of the negotiation (OuterRef "pk"), as subqueries
-    (not to be changed: annotate() resolves a copy of each)."""
+    """The first and last date of each kind of record of the negotiation (OuterRef "pk"), as subqueries."""
     ends = {}
     for name, model, field in _DATED:
         dated = model.objects.filter(negotiation=OuterRef("pk")).values(field)
