@@ -65,6 +65,11 @@ def _key_date(key_date: KeyDate) -> CalendarDate:
     )
 
 
+def order_key(date: datetime.date, time: datetime.time | None, uid_key: str) -> tuple:
+    """How dates are ordered: by day, then time (a date without one first), then by uid_key (kind and slug)."""
+    return (date, time or datetime.time.min, uid_key)
+
+
 def calendar_dates(*, negotiation: Negotiation, date_from: datetime.date | None = None,
                    limit: int | None = None) -> list[CalendarDate]:
     """The negotiation's meetings and key dates by date (from `date_from` on, at most `limit`): two queries."""
@@ -79,7 +84,7 @@ def calendar_dates(*, negotiation: Negotiation, date_from: datetime.date | None 
     if limit is not None:
         meetings, key_dates = meetings[:limit], key_dates[:limit]
     dates = [_meeting(meeting) for meeting in meetings] + [_key_date(key_date) for key_date in key_dates]
-    dates.sort(key=lambda item: (item.date, item.time or datetime.time.min, item.uid_key))
+    dates.sort(key=lambda item: order_key(item.date, item.time, item.uid_key))
     return dates[:limit] if limit is not None else dates
 
 

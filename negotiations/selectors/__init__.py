@@ -1,8 +1,11 @@
 """Reads of the record that several pages share. Each owns its joins, so query counts stay flat."""
 
+import datetime
+from collections.abc import Sequence
+
 from django.db.models import Prefetch
 
-from negotiations.models import Jurisdiction, Meeting, Negotiation, Offer, Position
+from negotiations.models import Jurisdiction, Negotiation, Offer, Position
 
 
 def negotiation_list():
@@ -38,12 +41,19 @@ def jurisdictions_with_current_stance(*, negotiation: Negotiation | None) -> lis
     for jurisdiction in jurisdictions:
         own = history.get(jurisdiction.pk, [])
         jurisdiction.current_position = positions.get(own[0][0]) if own else None
-        jurisdiction.stance_since = None
-        for _pk, stance, as_of in own:
-            if stance != own[0][1]:
-                break
-            jurisdiction.stance_since = as_of
+        jurisdiction.stance_since = stance_since([(stance, as_of) for _pk, stance, as_of in own])
     return jurisdictions
+
+
+def stance_since(newest_first: Sequence[tuple[str, datetime.date]]) -> datetime.date | None:
+    """When the current stance began: the date of the first position of the latest run of positions
+    with the same stance, given (stance, date) of one jurisdiction's positions newest first."""
+    since = None
+    for stance, as_of in newest_first:
+        if stance != newest_first[0][0]:
+            break
+        since = as_of
+    return since
 
 
 def offer_list(*, negotiation: Negotiation | None = None, status: str | None = None,
@@ -60,9 +70,3 @@ def offer_list(*, negotiation: Negotiation | None = None, status: str | None = N
         offers = offers.filter(tabled_by__code=tabled_by)
     return offers
 
-
-def latest_meetings(*, negotiation: Negotiation | None = None, limit: int = 8):
-    meetings = Meeting.objects.select_related("negotiation").order_by("-date", "title")
-    if negotiation is not None:
-        meetings = meetings.filter(negotiation=negotiation)
-    return meetings[:limit]

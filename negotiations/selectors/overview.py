@@ -14,7 +14,9 @@ from django.db.models import FilteredRelation, Q
 from django.urls import reverse
 
 from config.numbers import format_date
+from negotiations.calendar_dates import order_key
 from negotiations.models import Jurisdiction, KeyDate, Meeting, Negotiation, Offer, Position
+from negotiations.selectors import stance_since
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,11 +115,7 @@ def _stances(jurisdictions: dict, history: dict) -> list[StanceRow]:
     result = []
     for pk, (code, name) in jurisdictions.items():
         own = history[pk]
-        stance, since = (own[0][0], None) if own else ("", None)
-        for other, as_of in own:
-            if other != stance:
-                break
-            since = as_of
+        stance, since = (own[0][0], stance_since(own)) if own else ("", None)
         result.append(StanceRow(
             url=reverse("negotiations:jurisdiction", args=[code]), name=name,
             stance=stance, stance_label=_label(labels, stance) if stance else "",
@@ -156,7 +154,7 @@ def _dates(negotiation: Negotiation, today: datetime.date, limit: int) -> dict[s
     stances_url = reverse("negotiations:stances", args=[negotiation.slug])
     upcoming = [
         DatedItem(reverse("negotiations:meeting", args=[slug]), title, date, precision, None,
-                  _label(meeting_kinds, kind), (date, datetime.time.min, f"meeting-{slug}"))
+                  _label(meeting_kinds, kind), order_key(date, None, f"meeting-{slug}"))
         for slug, title, date, precision, kind in Meeting.objects.filter(negotiation=negotiation, date__gte=today)
         .order_by("date", "pk").values_list("slug", "title", "date", "date_precision", "kind")[:limit]
     ]
@@ -167,7 +165,7 @@ def _dates(negotiation: Negotiation, today: datetime.date, limit: int) -> dict[s
     ):
         key_dates.append(DatedItem(reverse("negotiations:source", args=[source_slug]), title, date, precision,
                                    time, _label(key_date_kinds, kind),
-                                   (date, time or datetime.time.min, f"keydate-{slug}")))
+                                   order_key(date, time, f"keydate-{slug}")))
     upcoming += [
         DatedItem(stances_url, *(item.title, item.date, item.date_precision, item.time, item.kind_label),
                   item.sort_key)
