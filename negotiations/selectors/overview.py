@@ -20,13 +20,23 @@ from negotiations.selectors import stance_since
 
 
 @dataclass(frozen=True, slots=True)
+class CurrentStance:
+    """A jurisdiction's current stance, read by negotiations/_stance.html as it reads a position."""
+
+    stance: str
+    label: str
+
+    def get_stance_display(self) -> str:
+        return self.label
+
+
+@dataclass(frozen=True, slots=True)
 class StanceRow:
-    """A jurisdiction, its current stance ("" for none) and since when (ISO and in words; "" if unknown)."""
+    """A jurisdiction, its current stance (None for none) and since when (ISO and in words; "" if unknown)."""
 
     url: str
     name: str
-    stance: str
-    stance_label: str
+    position: CurrentStance | None
     since: str
     since_text: str
 
@@ -115,10 +125,10 @@ def _stances(jurisdictions: dict, history: dict) -> list[StanceRow]:
     result = []
     for pk, (code, name) in jurisdictions.items():
         own = history[pk]
-        stance, since = (own[0][0], stance_since(own)) if own else ("", None)
+        since = stance_since(own) if own else None
         result.append(StanceRow(
             url=reverse("negotiations:jurisdiction", args=[code]), name=name,
-            stance=stance, stance_label=_label(labels, stance) if stance else "",
+            position=CurrentStance(own[0][0], _label(labels, own[0][0])) if own else None,
             since=since.isoformat() if since else "", since_text=format_date(since) if since else "",
         ))
     return result
