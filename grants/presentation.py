@@ -279,8 +279,15 @@ class Row:
     figures: tuple[Figure, ...]
     note: str = ""
     current: bool = False
-    # The figures as the fiscal page's table cells: (line, explain address, text) (see _cells).
-    cells: tuple[tuple[str, str, str], ...] = ()
+
+    @property
+    def cells(self) -> tuple[tuple[str, str, str], ...]:
+        """The figures as table cells: (line, explain address, text).
+
+        perf: the fiscal page's tables show ~180 figures, each with its address twice: tuples unpacked by
+        ``{% for %}`` spare the template ~500 attribute lookups (bench/run "record cache off: fiscal page").
+        """
+        return tuple((figure.line, figure.explain_url, figure.text) for figure in self.figures)
 
 
 @dataclass(frozen=True)
@@ -461,14 +468,16 @@ def _with_query(url: str, params: dict[str, str]) -> str:
 
 
 def fiscal_tables(*, offer: Offer, effect: fiscal.Effect, names: dict[str, str],
-                  columns: tuple[ColumnText, ...] | None = None) -> FiscalTables:
+                  columns: tuple[ColumnText, ...]) -> FiscalTables:
     """Shape one offer's effect for the fiscal page: cards, the table by P/T, charts, years
-    (``columns``: ``column_texts()``, when the page already has them)."""
+    (``columns``: ``column_texts()``, which the page shows elsewhere too)."""
     slug = offer.slug
     scenario = effect.scenario
     links = ExplainLinks(reverse("grants:explain", args=[slug]), scenario.participation, scenario.fiscal_year)
     query = scenario_params(scenario.participation, scenario.fiscal_year)
 
+    # perf: the reader's number formats looked up once for the ~180 figures, not per figure as format_line
+    # does (bench/run "record cache off: fiscal page").
     line_text = numbers().line
 
     def row(lines: fiscal.Lines, name: str, *, key: str, fiscal_year: str | None = None) -> Row:
@@ -476,30 +485,28 @@ def fiscal_tables(*, offer: Offer, effect: fiscal.Effect, names: dict[str, str],
             Figure(line, line_text(line, getattr(lines, line)), links.url(line, lines.code, fiscal_year=fiscal_year))
             for line in fiscal.LINE_NAMES
         )
-        return Row(key=key, name=name, figures=figures, cells=_cells(figures))
+        return Row(key=key, name=name, figures=figures)
 
     rows = tuple(row(lines, names.get(lines.code, lines.code), key=lines.code) for lines in effect.by_jurisdiction)
     total = row(effect.national, _("All provinces and territories"), key="total")
 
-    def year_row(year) -> Row:
-        shown = row(year.national, year.fiscal_year, key=year.fiscal_year, fiscal_year=year.fiscal_year)
-        return Row(
+    years = tuple(
+        Row(
             key=year.fiscal_year,
             name=year.fiscal_year,
             note=_("%(fraction)s of the full scale") % {"fraction": format_percent(year.fraction)},
             current=year.fiscal_year == scenario.fiscal_year,
-            figures=shown.figures,
-            cells=shown.cells,
+            figures=row(year.national, year.fiscal_year, key=year.fiscal_year, fiscal_year=year.fiscal_year).figures,
         )
-
-    years = tuple(year_row(year) for year in effect.years)
+        for year in effect.years
+    )
     years_total = None
     if effect.multi_year_total is not None:
         figures = tuple(
             Figure(line, line_text(line, getattr(effect.multi_year_total, line)), links.url(line, all_years=True))
             for line in fiscal.LINE_NAMES
         )
-        years_total = Row(key="all-years", name=_("All years"), figures=figures, cells=_cells(figures))
+        years_total = Row(key="all-years", name=_("All years"), figures=figures)
 
     return FiscalTables(
         scenario=ScenarioSummary(
@@ -510,7 +517,7 @@ def fiscal_tables(*, offer: Offer, effect: fiscal.Effect, names: dict[str, str],
         ),
         cards=tuple(Figure(line, format_line(line, getattr(effect.national, line)), links.url(line))
                     for line in CARD_LINES),
-        columns=columns if columns is not None else column_texts(),
+        columns=columns,
         rows=rows,
         total=total,
         gap=_gap(effect.small_employer_gap, offer),
@@ -521,16 +528,6 @@ def fiscal_tables(*, offer: Offer, effect: fiscal.Effect, names: dict[str, str],
         csv_url=_with_query(reverse("grants:fiscal_csv", args=[slug]), query),
         page_url=_with_query(reverse("grants:fiscal", args=[slug]), query),
     )
-
-
-def _cells(figures: tuple[Figure, ...]) -> tuple[tuple[str, str, str], ...]:
-    """The figures as table cells: (line, explain address, text).
-
-    perf: the fiscal page's tables show ~180 figures, each with its address twice: a tuple unpacked by
-    ``{% for %}`` spares the template ~500 attribute lookups (bench/run "record cache off: fiscal page").
-    The template escapes the texts, as everywhere.
-    """
-    return tuple((figure.line, figure.explain_url, figure.text) for figure in figures)
 
 
 def _chart(effect: fiscal.Effect, names: dict[str, str], lines: tuple[str, ...], *, stacked: bool) -> dict:
