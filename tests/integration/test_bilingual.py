@@ -168,3 +168,14 @@ def test_the_statements_to_choose_from_are_marked_with_their_quotes_language(cli
     boxes = re.search(r'<div id="id_evidence" class="choice-list">(.*?)</div>', page, re.S).group(1)
     labels = re.findall(r'<label for="id_evidence_\d+"><input [^>]*> (<span lang="\w+">)', boxes)
     assert labels and all(label == '<span lang="en">' for label in labels)
+
+
+def test_a_page_not_found_still_has_its_language_toggle(client, cjg):
+    # No URL pattern answered, so there is no page to reverse in the other language (config.i18n):
+    # the frame keeps the address as it is rather than failing.
+    for address, other in (("/no-such-page/?a=1", "fr"), ("/fr/no-such-page/", "en")):
+        response = client.get(address)
+        assert response.status_code == 404
+        html = response.content.decode()
+        assert _toggle(html) == (address, other)
+        assert _alternates(html)["fr"] == f"http://testserver{address}".replace("&", "&amp;")
