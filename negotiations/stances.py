@@ -135,7 +135,7 @@ def stance_matrix(*, negotiation: Negotiation) -> StanceMatrix:
     months, whole_span = _months(negotiation, position_dates)
 
     month_names = [(month, month.strftime("%Y-%m"), date_format(month, "F Y"), month_end(month)) for month in months]
-    stance_names = {stance: str(stance.label) for stance in Stance}
+    stance_names = {stance: str(label) for stance, label in STANCE_LABELS.items()}
     # perf: each phrase translated once per matrix, not once per cell (hundreds of cells; bench/run
     # "record cache off: stance matrix").
     no_position = gettext("no position recorded")
