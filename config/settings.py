@@ -13,6 +13,8 @@ import django.forms
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from config.release import code_release
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 # A .env file beside manage.py (copy .env.example) fills in what the environment leaves unset: a variable
@@ -223,7 +225,8 @@ if os.environ.get("REDIS_URL"):
     CACHES["record"] = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": os.environ["REDIS_URL"],
-        "KEY_PREFIX": "fpt-record",
+        # The release in the prefix: a deploy never serves what the previous code rendered (config.release).
+        "KEY_PREFIX": f"fpt-record-{code_release()}",
         # Entries of older versions are never read again: Redis drops them after a day.
         "TIMEOUT": int(os.environ.get("RECORD_CACHE_TIMEOUT", "86400")),
     }

@@ -37,6 +37,7 @@ from django.db import connection, transaction
 from django.db.migrations.loader import MigrationLoader
 from django.db.models import F
 from django.test import Client
+from django.test.signals import template_rendered
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -133,6 +134,29 @@ def test_a_repeated_request_is_one_query_and_the_same_page(reader, path):
     assert first_queries > 1  # the first request rendered the page
     assert second_queries == 1  # the second only read the version
     assert second == first
+
+
+def test_a_hit_serves_the_head_with_the_page_without_rendering_it(reader):
+    """The head's stylesheet and feed link are part of the cached page: a hit renders none of it."""
+    rendered: list[str] = []
+
+    def seen(sender, template, **kwargs):
+        rendered.append(template.name or "")
+
+    fetch(reader, TIMELINE)
+    template_rendered.connect(seen)
+    try:
+        page, queries = fetch(reader, TIMELINE)
+    finally:
+        template_rendered.disconnect(seen)
+
+    head = page[:page.index("</head>")]
+    assert queries == 1
+    assert re.search(r'<link rel="stylesheet" href="/static/css/timeline\.[^"]*css">', head), head
+    assert '<link rel="alternate" type="application/atom+xml" title="Timeline of this jurisdiction" ' \
+           'href="/jurisdictions/ON/feed">' in head
+    assert "negotiations/_feed_link.html" not in rendered  # the head came from the cache
+    assert "base.html" in rendered  # the frame did not
 
 
 # 2. Every write path shows on the next request --------------------------------------------------
