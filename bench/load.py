@@ -230,15 +230,18 @@ def fetch(path: str, headers: dict[str, str], body: str | None) -> tuple[int, st
 
 def paired(targets: list["Target"], seconds: int, healthz: "Target", probe_seconds: int,
            after_each: Callable[[], None] = lambda: None) -> tuple[dict, dict, list[float]]:
-    """Each target's wrk figures; the /healthz throughput each is compared with (the mean of the short
-    /healthz runs just before and just after it); and every /healthz probe's throughput."""
-    results, base = {}, {}
-    probes = [wrk(healthz, probe_seconds)["rps"]]
+    """Each target's wrk figures; the /healthz throughput each is compared with (the mean of the
+    /healthz runs just before and just after it: short ones, or /healthz's own run where it is in
+    ``targets``); and every /healthz run's throughput."""
+    results, base, probes = {}, {}, []
     for target in targets:
+        if target is not healthz and not probes:
+            probes.append(wrk(healthz, probe_seconds)["rps"])
         results[target.name] = wrk(target, seconds)
         after_each()
-        if target is healthz:
+        if target is healthz:  # its own run is the probe before the next page
             base[target.name] = results[target.name]["rps"]
+            probes.append(base[target.name])
             continue
         probes.append(wrk(healthz, probe_seconds)["rps"])
         base[target.name] = (probes[-2] + probes[-1]) / 2
