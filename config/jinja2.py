@@ -5,6 +5,8 @@ regions re-rendered on every keystroke, where the engine's own cost shows: its t
 Python once per process. Strings are translated with Django's catalogue (``_()``, ``gettext``).
 """
 
+from django.forms.renderers import BaseRenderer
+from django.template import TemplateDoesNotExist, engines
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext, ngettext
@@ -19,3 +21,16 @@ def environment(**options) -> Environment:
     env.globals.update(static=static, url=reverse)
     env.filters.update(day=day, local_name=local_name)
     return env
+
+
+class FormRenderer(BaseRenderer):
+    """Forms and widgets through Jinja2 (Django's own form templates and the project's widgets,
+    ``templates/jinja2/``), and through Django's engine what only it holds (the admin's own widget
+    templates). Django's engine comes first in TEMPLATES, for the pages; form templates are held by
+    both, and Jinja2's are the ones wanted."""
+
+    def get_template(self, template_name):
+        try:
+            return engines["jinja2"].get_template(template_name)
+        except TemplateDoesNotExist:
+            return engines["django"].get_template(template_name)

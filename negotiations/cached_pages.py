@@ -54,7 +54,7 @@ def _key(request, template: str, region: str | None, params: Iterable[str] | Non
 def _head(template: str, context: dict, request) -> str:
     """The page's ``head`` partial rendered, or nothing for a page that adds nothing to the head."""
     try:
-        head = get_template(f"{template}#head", using="django")
+        head = get_template(f"{template}#head")
     except TemplateDoesNotExist:
         return ""
     return head.render(context, request)
@@ -87,21 +87,18 @@ def render_page(
         context = build()
         status = context.get("status", 200)
         if region:
-            return {"content": render_to_string(f"{template}#{region}", context, request, using="django"),
-                    "status": status}
+            return {"content": render_to_string(f"{template}#{region}", context, request), "status": status}
         return {
-            "title": mark_safe(render_to_string(f"{template}#title", context, request, using="django").strip()),
+            "title": mark_safe(render_to_string(f"{template}#title", context, request).strip()),
             # perf: the head's stylesheets, scripts and feed links are kept with the page, not rendered
             # per request (bench/run's read pages: 0.1-0.2 ms of a cached timeline's, matrix's or fiscal
             # page's ~2 ms in one process).
             "head": _head(template, context, request),
-            "content": render_to_string(f"{template}#content", context, request, using="django"),
+            "content": render_to_string(f"{template}#content", context, request),
             "status": status,
         }
 
     page = record_cache.cached(("page", *_key(request, template, region, params, vary)), rendered) if cacheable else rendered()
     if region:
         return HttpResponse(page["content"], status=page["status"])
-    # perf: Django's engine named, so that Jinja2 (listed first, for the widgets and the preview) is not
-    # asked for a template it does not hold on every request (~60 us; bench/run's read pages).
-    return render(request, template, {"page": page}, status=page["status"], using="django")
+    return render(request, template, {"page": page}, status=page["status"])
