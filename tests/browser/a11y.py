@@ -84,37 +84,6 @@ def sideways_overflow(page, width: int) -> tuple[int, list[str]]:
     return scroll_width, culprits
 
 
-# Words a table cell shows split across two lines ("Ju/ris/dic/tion"): what a column narrower than its
-# longest word looks like. Cells of a header row hidden from sight (a phone's stacked tables) are skipped.
-BROKEN_WORDS_JS = """() => {
-  const out = [];
-  for (const cell of document.querySelectorAll('main th, main td')) {
-    const head = cell.closest('thead');
-    if (head && head.getBoundingClientRect().height <= 2) continue;
-    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
-    let node;
-    while ((node = walker.nextNode())) {
-      if (node.parentElement.closest('pre, code, .visually-hidden, [hidden]')) continue;
-      const words = /[\\p{L}'\u2019]{4,}/gu;
-      let match;
-      while ((match = words.exec(node.data))) {
-        const range = document.createRange();
-        range.setStart(node, match.index);
-        range.setEnd(node, match.index + match[0].length);
-        const lines = new Set([...range.getClientRects()].filter((box) => box.width > 0).map((box) => Math.round(box.top)));
-        if (lines.size > 1) out.push(match[0]);
-      }
-    }
-  }
-  return [...new Set(out)].slice(0, 12);
-}"""
-
-
-def words_broken_in_tables(page) -> list[str]:
-    """The words (four letters or more) that a table cell of the page breaks across lines."""
-    return page.evaluate(BROKEN_WORDS_JS)
-
-
 # Contrast of a control's border against the page (WCAG 1.4.11, non-text contrast), computed from
 # the computed styles: sRGB relative luminance as WCAG defines it.
 BORDER_CONTRAST_JS = """(selector) => {
