@@ -14,14 +14,7 @@ import os
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.a11y import (
-    LANGUAGE_PREFIXES,
-    NARROW,
-    WIDE,
-    axe_violations,
-    describe_violations,
-    sideways_overflow,
-)
+from tests.browser.a11y import LANGUAGE_PREFIXES, NARROW, WIDE, axe_violations, describe_violations, sideways_overflow
 
 NEGOTIATION = "canada-job-grant"
 
