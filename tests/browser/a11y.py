@@ -84,6 +84,37 @@ def sideways_overflow(page, width: int) -> tuple[int, list[str]]:
     return scroll_width, culprits
 
 
+# Words shown split across two lines ("Ju/ris/dic/tion"): what a box narrower than its longest word looks
+# like, a table's column or a flex item squeezed by its neighbours. Header rows hidden from sight (a phone's
+# stacked tables) and code are skipped.
+BROKEN_WORDS_JS = """() => {
+  const out = [];
+  const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+  let node;
+  while ((node = walker.nextNode())) {
+    const parent = node.parentElement;
+    if (parent.closest('pre, code, .visually-hidden, [hidden], script, style')) continue;
+    const head = parent.closest('thead');
+    if (head && head.getBoundingClientRect().height <= 2) continue;
+    const words = /[\\p{L}'\u2019]{4,}/gu;
+    let match;
+    while ((match = words.exec(node.data))) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const lines = new Set([...range.getClientRects()].filter((box) => box.width > 0).map((box) => Math.round(box.top)));
+      if (lines.size > 1) out.push(match[0]);
+    }
+  }
+  return [...new Set(out)].slice(0, 12);
+}"""
+
+
+def words_broken_across_lines(page) -> list[str]:
+    """The words (four letters or more) that the page's main region breaks across lines."""
+    return page.evaluate(BROKEN_WORDS_JS)
+
+
 # Contrast of a control's border against the page (WCAG 1.4.11, non-text contrast), computed from
 # the computed styles: sRGB relative luminance as WCAG defines it.
 BORDER_CONTRAST_JS = """(selector) => {

@@ -4,7 +4,9 @@ Every page (each kind of page with a real record from the Canada Job Grant data 
 forms empty, refused and filled) is visited in one browser context per width and language; axe's
 violations under the wcag2a/wcag2aa/wcag21a/wcag21aa tags (any impact) are collected for all pages
 and reported together, with the page, the rule and the offending nodes. At 320 px every page must
-also fit without scrolling sideways (WCAG 1.4.10, reflow).
+also fit without scrolling sideways (WCAG 1.4.10, reflow); at either width no word is broken across
+lines (a table's column or a box squeezed below its longest word is unreadable: a wide table scrolls in
+its frame).
 """
 
 from __future__ import annotations
@@ -14,7 +16,15 @@ import os
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.a11y import LANGUAGE_PREFIXES, NARROW, WIDE, axe_violations, describe_violations, sideways_overflow
+from tests.browser.a11y import (
+    LANGUAGE_PREFIXES,
+    NARROW,
+    WIDE,
+    axe_violations,
+    describe_violations,
+    sideways_overflow,
+    words_broken_across_lines,
+)
 
 NEGOTIATION = "canada-job-grant"
 
@@ -100,6 +110,9 @@ def _check(page, name, width, problems):
         if scroll_width > width:
             problems.append(f"{name} [{page.url}] at {width}px scrolls sideways: scrollWidth {scroll_width}; "
                             f"sticking out: {culprits}")
+    broken = words_broken_across_lines(page)
+    if broken:
+        problems.append(f"{name} [{page.url}] at {width}px breaks words across lines: {broken}")
 
 
 @pytest.mark.parametrize("prefix", LANGUAGE_PREFIXES, ids=lambda p: p or "en")
