@@ -158,6 +158,8 @@ def test_the_preview_says_when_no_basis_is_given_yet(client, budget, offer_edito
     data[basis_field("scale", "status")] = "assumed"
     page = client.post(reverse("grants:preview"), data).content.decode()
     assert "Rests on 1 assumed term: National amount drawn" in page
+    # Each note under the name of the figure it is about.
+    assert '<li data-line="federal_cost"><strong>Federal cost</strong><br>Rests on 1 assumed term' in page
 
 
 def test_saving_the_form_unchanged_keeps_every_basis_as_it_was(client, cjg, offer_editor):
