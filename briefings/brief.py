@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from grants.headline import Headline, headline, offers_by_pk
 from negotiations import calendar_dates, timeline
@@ -47,6 +48,13 @@ class SignRow:
     codes: tuple[str, ...]
     verdict: str
     conditions: tuple[str, ...]
+
+    @property
+    def reasons(self) -> str:
+        """The conditions on one line, sentence after sentence (each with its full stop; joined with "; "
+        they read "revenus).; Plus de souplesse")."""
+        return " ".join(text if text.endswith((".", "!", "?", "…")) else f"{text}."
+                        for text in (condition.strip() for condition in self.conditions))
 
 
 @dataclass(frozen=True)
@@ -93,6 +101,13 @@ class Brief:
     more_changes: bool
     quotes: list[Statement]
     key_dates: list[KeyDate]
+
+    @property
+    def title(self) -> str:
+        """The negotiation, after the jurisdiction's name in a jurisdiction's brief ("Ontario : …" in French)."""
+        if self.jurisdiction is None:
+            return self.negotiation.title
+        return _("%(name)s: %(value)s") % {"name": self.jurisdiction.name, "value": self.negotiation.title}
 
     @property
     def effect_for(self) -> str | None:

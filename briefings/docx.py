@@ -37,8 +37,7 @@ def _table(document, header: list[str], rows: list[list[str]]):
 def docx_bytes(brief: Brief) -> bytes:
     document = Document()
     document.styles["Normal"].font.size = Pt(10)
-    title = f"{brief.jurisdiction.name}: " if brief.jurisdiction else ""
-    document.add_heading(f"{title}{brief.negotiation.title}", level=0)
+    document.add_heading(brief.title, level=0)
     document.add_paragraph(
         _("Record as of %(latest)s. Changes counted since %(since)s.") % {
             "latest": format_date(brief.latest_event) if brief.latest_event else "—",
@@ -84,7 +83,7 @@ def docx_bytes(brief: Brief) -> bytes:
             line = f"{VERDICTS[sign.verdict]} {', '.join(sign.codes)}"
             if sign.conditions:
                 prefix = _("Cannot be checked:") + " " if sign.verdict == UNKNOWN else ""
-                line += f" — {prefix}{'; '.join(sign.conditions)}"
+                line += f" — {prefix}{sign.reasons}"
             document.add_paragraph(line, style="List Bullet")
     if not brief.offers:
         document.add_paragraph(_("No offer recorded yet."))

@@ -82,6 +82,8 @@ def test_a_jurisdictions_brief_gives_its_own_verdict_and_why(client, cjg):
     assert section.count("of 13 would sign") == 2
     assert "fails ON — No funding taken from programs that serve vulnerable workers." in section
     assert "unknown ON — Cannot be checked: Each P/T picks the source" in section
+    # Ontario's conditions in words, one sentence after another (not "….; …").
+    assert ".;" not in section and "revenue). More room for small businesses. An opt-out" in section
     assert "QC" not in section  # the other P/Ts' verdicts are in the negotiation's brief
 
 
@@ -199,3 +201,6 @@ def test_the_brief_writes_dates_in_words_in_the_readers_language(client, cjg):
     visible = re.sub(r'(value|href)="[^"]*"', "", french)
     assert not re.search(r"\b20\d\d-\d\d-\d\d\b", visible)
     assert not re.search(r"\b20\d\d-\d\d-\d\d\b", word_text)
+    # The title with French punctuation, on the page and in the Word document.
+    assert "<h1>Ontario\xa0: Subvention canadienne pour l'emploi</h1>" in french
+    assert word.paragraphs[0].text == "Ontario\xa0: Subvention canadienne pour l'emploi"
