@@ -11,6 +11,7 @@ from docx import Document
 from docx.shared import Pt
 
 from briefings.brief import Brief, OfferRow
+from config.figures import colon
 from config.numbers import format_date
 from negotiations.acceptance import FAILS, MEETS, UNKNOWN
 
@@ -90,7 +91,7 @@ def docx_bytes(brief: Brief) -> bytes:
 
     document.add_heading(_("What changed since %(since)s") % {"since": format_date(brief.since)}, level=1)
     for event in brief.changes:
-        document.add_paragraph(f"{format_date(event.date)} · {str(event.kind.label).capitalize()}: {event.title}",
+        document.add_paragraph(f"{format_date(event.date)} · {colon(str(event.kind.label).capitalize())} {event.title}",
                                style="List Bullet")
     if not brief.changes:
         document.add_paragraph(_("Nothing recorded since then."))

@@ -7,7 +7,7 @@ as well as the fiscal ones, writes $15,000 / 15 000 $ and 0.15 / 0,15 the same w
 from decimal import Decimal, InvalidOperation
 
 from django import template
-from django.utils.translation import get_language
+from django.utils.translation import get_language, pgettext
 
 from config.numbers import format_date, numbers
 from negotiations.term_basis import failure_reason
@@ -62,6 +62,12 @@ def percent(value):
 def reason(failure):
     """Why the terms fail a condition, in words (negotiations.term_basis.failure_reason)."""
     return failure_reason(failure)
+
+
+@register.filter
+def colon(label) -> str:
+    """A label and its colon as the reader's language writes it: "Title:", "Titre :" (a no-break space)."""
+    return pgettext("a label and its colon", "%(label)s:") % {"label": label}
 
 
 @register.filter

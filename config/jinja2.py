@@ -12,14 +12,14 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from jinja2 import Environment
 
-from config.figures import day, local_name
+from config.figures import colon, day, local_name
 
 
 def environment(**options) -> Environment:
     env = Environment(extensions=["jinja2.ext.i18n"], **options)
     env.install_gettext_callables(gettext=gettext, ngettext=ngettext, newstyle=True)
     env.globals.update(static=static, url=reverse)
-    env.filters.update(day=day, local_name=local_name)
+    env.filters.update(colon=colon, day=day, local_name=local_name)
     return env
 
 

@@ -90,6 +90,19 @@ def test_figures_and_dates_are_written_the_french_way(client, cjg):
     assert "15\xa0%" in fiscal
 
 
+def test_a_label_and_its_colon_are_written_the_french_way(admin_client, cjg):
+    """French puts a no-break space before a colon: "Titre : Ce champ est obligatoire."."""
+    refused = admin_client.post("/fr/statements/new", {}).content.decode()
+    summary = refused[refused.index('id="error-summary"'):refused.index("</ul>", refused.index('id="error-summary"'))]
+    assert "Citation\xa0: Ce champ est obligatoire." in summary and "Citation: " not in summary
+    english = admin_client.post("/statements/new", {}).content.decode()
+    assert "Quote: This field is required." in english
+    moves = admin_client.get("/fr/negotiations/canada-job-grant/").content.decode()
+    assert "8 novembre 2013\xa0: Part minimale de l&#x27;employeur" in moves
+    preview = admin_client.post("/fr/grants/preview", {"max_grant": "15000"}).content.decode()
+    assert "<strong>Fédéral\xa0:</strong>" in preview
+
+
 def test_the_csv_keeps_dot_decimals_and_translates_its_header(client, cjg):
     rows = list(csv.reader(io.StringIO(client.get("/fr/offers/budget-2013/fiscal.csv").content.decode())))
     assert rows[0][:4] == ["Code", "Province ou territoire", "Stagiaires", "Coût fédéral"]

@@ -20,7 +20,7 @@ def test_the_reason_and_date_are_stored_and_shown(client, budget, offer_editor):
     assert budget.withdrawn_on == datetime.date(2013, 12, 24)
     assert budget.withdrawal_reason == "Replaced by the <b>December</b> offer"
     page = client.get(budget.get_absolute_url()).content.decode()
-    assert "Withdrawn on December 24, 2013</strong>: Replaced by the &lt;b&gt;December&lt;/b&gt; offer" in page
+    assert "Withdrawn on December 24, 2013:</strong> Replaced by the &lt;b&gt;December&lt;/b&gt; offer" in page
     tabler = budget.tabled_by.first()
     timeline = client.get(reverse("negotiations:jurisdiction", args=[tabler.code])).content.decode()
     assert "Withdrawn on December 24, 2013" in timeline
