@@ -11,8 +11,7 @@ from docx import Document
 from docx.shared import Pt
 
 from briefings.brief import Brief, OfferRow
-from config.figures import colon
-from config.numbers import format_date
+from config.numbers import colon, format_date
 from negotiations.acceptance import FAILS, MEETS, UNKNOWN
 
 # The verdicts' words, as the pages' badges say them (negotiations/_verdict_badge.html).

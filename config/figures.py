@@ -7,9 +7,9 @@ as well as the fiscal ones, writes $15,000 / 15 000 $ and 0.15 / 0,15 the same w
 from decimal import Decimal, InvalidOperation
 
 from django import template
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import get_language
 
-from config.numbers import format_date, numbers
+from config.numbers import colon, format_date, numbers
 from negotiations.term_basis import failure_reason
 
 register = template.Library()
@@ -64,10 +64,7 @@ def reason(failure):
     return failure_reason(failure)
 
 
-@register.filter
-def colon(label) -> str:
-    """A label and its colon as the reader's language writes it: "Title:", "Titre :" (a no-break space)."""
-    return pgettext("a label and its colon", "%(label)s:") % {"label": label}
+register.filter("colon", colon)
 
 
 @register.filter

@@ -12,7 +12,8 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from jinja2 import Environment
 
-from config.figures import colon, day, local_name
+from config.figures import day, local_name
+from config.numbers import colon
 
 
 def environment(**options) -> Environment:

@@ -1,5 +1,5 @@
 """The one formatter of numbers, money, shares and dates, in the reader's language: $15,000 or 15 000 $,
-0.15 or 0,15, 15% or 15 %, January 28, 2014 or 28 janvier 2014.
+0.15 or 0,15, 15% or 15 %, January 28, 2014 or 28 janvier 2014; and of a label's colon, Title: or Titre :.
 
 Pages (through ``config.figures``' template filters), the fiscal tables and charts, the live preview,
 the CSV export, the admin, briefs and the messages people read (the terms' rules) all write figures
@@ -12,10 +12,10 @@ import functools
 from decimal import ROUND_DOWN, Decimal
 
 from django.utils.formats import date_format, get_format, number_format
-from django.utils.translation import get_language
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
-__all__ = ["Numbers", "format_count", "format_date", "format_decimal", "format_money", "format_percent", "numbers"]
+__all__ = ["Numbers", "colon", "format_count", "format_date", "format_decimal", "format_money", "format_percent", "numbers"]
 
 
 # perf: bench/run "fiscal page" (cache off) and "preview POST": hundreds of figures a page, each written
@@ -125,3 +125,8 @@ def format_percent(fraction: Decimal) -> str:
 def format_decimal(value: Decimal, places: int = 4) -> str:
     """A share, rate or fraction (trailing zeros dropped) in the current language: 0.15, 0,15."""
     return numbers().decimal(value, places)
+
+
+def colon(label) -> str:
+    """A label and its colon as the reader's language writes it: "Title:", "Titre :" (a no-break space)."""
+    return pgettext("a label and its colon", "%(label)s:") % {"label": label}

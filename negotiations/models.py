@@ -35,6 +35,12 @@ def _day(value, precision) -> str:
     return format_date(value, precision)
 
 
+def _colon(label) -> str:
+    from config.numbers import colon
+
+    return colon(label)
+
+
 class DatePrecision(models.TextChoices):
     DAY = "day", _("day")
     MONTH = "month", _("month")
@@ -253,7 +259,7 @@ class Source(models.Model):
         ]
 
     def __str__(self):
-        return f"{_day(self.published_on, self.date_precision)} · {self.outlet}: {self.title}"
+        return f"{_day(self.published_on, self.date_precision)} · {_colon(self.outlet)} {self.title}"
 
     def get_absolute_url(self):
         return reverse("negotiations:source", args=[self.slug])
@@ -355,7 +361,7 @@ class Statement(models.Model):
 
     def __str__(self):
         quote = self.quote if len(self.quote) <= 60 else self.quote[:57] + "..."
-        return f"{self.speaker.name}, {_day(self.date, self.date_precision)}: “{quote}”"
+        return f"{self.speaker.name}, {_colon(_day(self.date, self.date_precision))} “{quote}”"
 
 
 class Stance(models.TextChoices):

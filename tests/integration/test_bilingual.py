@@ -101,6 +101,8 @@ def test_a_label_and_its_colon_are_written_the_french_way(admin_client, cjg):
     assert "8 novembre 2013\xa0: Part minimale de l&#x27;employeur" in moves
     preview = admin_client.post("/fr/grants/preview", {"max_grant": "15000"}).content.decode()
     assert "<strong>Fédéral\xa0:</strong>" in preview
+    form = admin_client.get("/fr/offers/new").content.decode()  # the sources to choose from
+    assert "4 février 2014 · CBC News\xa0: " in form and "CBC News: " not in form
 
 
 def test_the_csv_keeps_dot_decimals_and_translates_its_header(client, cjg):
