@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
-from config.numbers import format_count, format_decimal, format_money, format_percent, numbers
+from config.numbers import colon, format_count, format_decimal, format_money, format_percent, numbers
 from grants import fiscal
 from negotiations.models import Liability, Offer, Program, Treatment
 from negotiations.terms import TERM_FIELDS
@@ -531,7 +531,8 @@ def fiscal_tables(*, offer: Offer, effect: fiscal.Effect, names: dict[str, str],
 
 
 def _chart(effect: fiscal.Effect, names: dict[str, str], lines: tuple[str, ...], *, stacked: bool) -> dict:
-    """Chart data for json_script: labels by P/T code, money as strings."""
+    """Chart data for json_script: labels by P/T code, money as strings; each series' label for the legend,
+    and with its colon for the tooltip ("Coût fédéral : 300 000 000 $")."""
     return {
         "stacked": stacked,
         "labels": [lines_.code for lines_ in effect.by_jurisdiction],
@@ -540,6 +541,7 @@ def _chart(effect: fiscal.Effect, names: dict[str, str], lines: tuple[str, ...],
             {
                 "key": line,
                 "label": str(LINE_LABELS[line]),
+                "label_colon": colon(LINE_LABELS[line]),
                 "values": [str(fiscal.money(getattr(lines_, line))) for lines_ in effect.by_jurisdiction],
             }
             for line in lines

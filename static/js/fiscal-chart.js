@@ -52,7 +52,7 @@
           tooltip: {
             callbacks: {
               title: function (items) { return items.length ? data.names[items[0].dataIndex] : ""; },
-              label: function (item) { return item.dataset.label + ": " + full.format(item.parsed.y); },
+              label: function (item) { return data.series[item.datasetIndex].label_colon + " " + full.format(item.parsed.y); },
             },
           },
         },

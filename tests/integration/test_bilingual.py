@@ -6,6 +6,7 @@ French; the API in French with Accept-Language: fr; the admin in Django's own Fr
 import csv
 import html
 import io
+import json
 import re
 
 # Every page a reader or an editor opens (the English address; the French one is /fr/ + the rest).
@@ -103,6 +104,9 @@ def test_a_label_and_its_colon_are_written_the_french_way(admin_client, cjg):
     assert "<strong>Fédéral\xa0:</strong>" in preview
     form = admin_client.get("/fr/offers/new").content.decode()  # the sources to choose from
     assert "4 février 2014 · CBC News\xa0: " in form and "CBC News: " not in form
+    fiscal = admin_client.get("/fr/offers/budget-2013/fiscal/").content.decode()  # the charts' tooltips
+    chart = json.loads(re.search(r'<script id="who-pays-data" type="application/json">(.*?)</script>', fiscal).group(1))
+    assert [series["label_colon"] for series in chart["series"]][0] == "Coût fédéral\xa0:"
 
 
 def test_the_csv_keeps_dot_decimals_and_translates_its_header(client, cjg):
