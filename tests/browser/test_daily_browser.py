@@ -166,6 +166,25 @@ def test_at_phone_width_who_would_sign_reads_as_one_block_per_government(phone_p
     assert phone_page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
+@pytest.mark.parametrize(("prefix", "place"), [("", "Place: Toronto"), ("/fr", "Lieu\xa0: Toronto")])
+def test_at_phone_width_the_lists_read_as_cards_with_their_labels(phone_page, live_server, cjg_data, prefix, place,
+                                                                   no_favicon):
+    no_favicon(phone_page)
+    phone_page.goto(f"{live_server.url}{prefix}/meetings/")
+    rows = phone_page.locator("main table tbody tr")
+    first = rows.first.locator("th").bounding_box()
+    assert first["width"] > 300, "the meeting's title has the screen's width, not a squeezed column"
+    places = [row.locator("td").nth(2) for row in rows.all()]
+    labels = [cell.evaluate("cell => getComputedStyle(cell, '::before').content") for cell in places]
+    assert labels[0] == f'"{place.split(" ")[0]} "', "the column's name is shown before the value"
+    shown = [cell.inner_text() for cell in places if cell.is_visible()]
+    assert "Toronto" in shown and len(shown) < len(places), "a meeting with no place shows no empty label"
+    assert any(cell.get_attribute("data-label") + " " + cell.inner_text() == place for cell in places)
+    assert phone_page.evaluate("document.documentElement.scrollWidth") <= 390
+    wrap = phone_page.locator("main .table-wrap").first
+    assert wrap.evaluate("frame => frame.scrollWidth <= frame.clientWidth"), "the list fits without scrolling its frame"
+
+
 def test_the_phone_menu_is_a_button_and_the_matrix_opens_on_the_latest_months(phone_page, live_server, fiscal_data, no_favicon):
     no_favicon(phone_page)
     phone_page.goto(live_server.url + "/stances/")
