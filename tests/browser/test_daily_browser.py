@@ -185,6 +185,16 @@ def test_at_phone_width_the_lists_read_as_cards_with_their_labels(phone_page, li
     assert wrap.evaluate("frame => frame.scrollWidth <= frame.clientWidth"), "the list fits without scrolling its frame"
 
 
+def test_filter_forms_have_the_forms_square_controls_not_a_pill_shaped_search_bar(page, live_server, cjg_data, no_favicon):
+    no_favicon(page)
+    for address in ("/jurisdictions/QC/", "/statements/"):
+        page.goto(live_server.url + address)
+        radii = page.eval_on_selector_all(
+            "form.filters :is(select, input:not([type=hidden]), button)",
+            "controls => controls.map(control => getComputedStyle(control).borderTopRightRadius)")
+        assert radii and set(radii) == {"4px"}, (address, radii)
+
+
 def test_the_phone_menu_is_a_button_and_the_matrix_opens_on_the_latest_months(phone_page, live_server, fiscal_data, no_favicon):
     no_favicon(phone_page)
     phone_page.goto(live_server.url + "/stances/")
