@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
+from config.numbers import colon
 from grants.headline import Headline, headline, offers_by_pk
 from negotiations import calendar_dates, timeline
 from negotiations.acceptance import FAILS, MEETS, UNKNOWN, PositionBook
@@ -107,7 +107,7 @@ class Brief:
         """The negotiation, after the jurisdiction's name in a jurisdiction's brief ("Ontario : …" in French)."""
         if self.jurisdiction is None:
             return self.negotiation.title
-        return _("%(name)s: %(value)s") % {"name": self.jurisdiction.name, "value": self.negotiation.title}
+        return f"{colon(self.jurisdiction.name)} {self.negotiation.title}"
 
     @property
     def effect_for(self) -> str | None:

@@ -20,7 +20,7 @@ VERDICTS = {MEETS: gettext_lazy("meets"), FAILS: gettext_lazy("fails"), UNKNOWN:
 
 def _side_title(row: OfferRow) -> str:
     side = _("Federal") if row.side == "federal" else _("Provinces and territories")
-    return _("%(side)s: %(title)s") % {"side": side, "title": row.offer.title}
+    return f"{colon(side)} {row.offer.title}"
 
 
 def _table(document, header: list[str], rows: list[list[str]]):

@@ -633,11 +633,11 @@ def terms_summary(offer: Offer) -> tuple[TermsLine, ...]:
         covered = GAP_COVERED_BY.get(offer.small_employer_gap_payer) or _("nobody: the grant is smaller")
         summary.append(TermsLine(_("Employer minimum share"), _("%(share)s, gap covered by %(payer)s") % {
             "share": format_percent(offer.employer_min_share), "payer": covered}))
-    treatments = [_("%(name)s: %(value)s") % {"name": row.jurisdiction.name, "value": row.get_treatment_display()}
+    treatments = [f"{colon(row.jurisdiction.name)} {row.get_treatment_display()}"
                   for row in offer.treatments.all() if row.treatment != Treatment.PARTICIPATES]
     summary.append(TermsLine(_("Provinces and territories"),
                              "; ".join(treatments) if treatments else _("all participate")))
-    steps = [_("%(name)s: %(value)s") % {"name": row.fiscal_year, "value": format_percent(row.fraction)}
+    steps = [f"{colon(row.fiscal_year)} {format_percent(row.fraction)}"
              for row in offer.phase_in.all()]
     summary.append(TermsLine(_("Phase-in"), "; ".join(steps) if steps else _("none: full scale every year")))
     return tuple(summary)

@@ -22,6 +22,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from config.i18n import language_tag
+from config.numbers import colon
 from negotiations import record_cache, timeline
 from negotiations import search as record_search
 from negotiations.models import Jurisdiction, Negotiation, Person, Statement
@@ -73,7 +74,7 @@ class _EventFeed(Feed):
         return {"translations": self.translations}
 
     def item_title(self, item: TimelineEvent) -> str:
-        return _("%(kind)s: %(title)s") % {"kind": item.kind.label.capitalize(), "title": item.title}
+        return f"{colon(item.kind.label.capitalize())} {item.title}"
 
     def item_link(self, item: TimelineEvent) -> str:
         return item.url
