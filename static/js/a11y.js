@@ -168,7 +168,9 @@
       const naming = group ? group.querySelector("legend")
         : control.id && document.querySelector("label[for='" + CSS.escape(control.id) + "']");
       const name = naming ? naming.textContent.replace(/\*\s*$/, "").trim() : "";
-      text = (name ? name + ": " : "") + errors.join(" ");
+      // The label's colon as the page's language writes it ("Montant :" in French), from the server.
+      const colon = status.dataset.colon || "%(label)s:";
+      text = (name ? colon.replace("%(label)s", name) + " " : "") + errors.join(" ");
     }
     if (status.textContent !== text) {
       status.textContent = text;

@@ -159,6 +159,18 @@ def test_a_live_error_lands_on_the_field_changed_and_is_announced_once(editor_pa
     expect(announced).to_have_text("")
 
 
+def test_a_live_error_is_announced_with_the_french_colon(editor_page, live_server):
+    # The status line names the field as the page's language writes a label: "Montant … : …" with a
+    # no-break space in French, not the script's own English ": ".
+    page = editor_page
+    page.goto(f"{live_server.url}/fr/offers/new?from=budget-2013")
+    expect(page.locator("#preview-status")).not_to_be_empty()
+    page.fill("#id_employer_amount", "4000")
+    expect(page.locator("#id_employer_amount_error")).not_to_be_empty()
+    announced = page.locator("#validation-status")
+    expect(announced).to_have_text(re.compile(r"^[^:]*\S\u00a0: \S"))
+
+
 def test_field_borders_reach_3_to_1_against_the_page(editor_page, live_server):
     page = editor_page
     page.goto(f"{live_server.url}/offers/new?from=budget-2013")
