@@ -185,6 +185,27 @@ def test_at_phone_width_the_lists_read_as_cards_with_their_labels(phone_page, li
     assert wrap.evaluate("frame => frame.scrollWidth <= frame.clientWidth"), "the list fits without scrolling its frame"
 
 
+@pytest.mark.parametrize("prefix", ["", "/fr"])
+def test_at_phone_width_people_and_jurisdictions_read_as_cards(phone_page, live_server, cjg_data, prefix, no_favicon):
+    # Before: the jurisdictions' population and stance were off screen in the table's scrolling frame, and a
+    # person's roles a column of two or three words a line.
+    no_favicon(phone_page)
+    phone_page.goto(f"{live_server.url}{prefix}/jurisdictions/")
+    ontario = phone_page.locator("main table tbody tr").nth(6)
+    expect(ontario.locator("th")).to_have_text("Ontario")
+    stance = ontario.locator("td").last
+    assert stance.is_visible() and stance.bounding_box()["x"] + stance.bounding_box()["width"] <= 390
+    population = ontario.locator("td.num")
+    assert population.get_attribute("data-label") == ("Population\xa0:" if prefix else "Population:")
+    assert population.evaluate("cell => getComputedStyle(cell, '::before').content").startswith('"Population')
+    wrap = phone_page.locator("main .table-wrap")
+    assert wrap.evaluate("frame => frame.scrollWidth <= frame.clientWidth"), "the list fits without scrolling its frame"
+    phone_page.goto(f"{live_server.url}{prefix}/people/")
+    roles = phone_page.locator("main table tbody tr", has_text="Christy Clark").locator("td").first
+    assert roles.bounding_box()["width"] > 300, "a person's roles have the screen's width"
+    assert phone_page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
 def test_filter_forms_have_the_forms_square_controls_not_a_pill_shaped_search_bar(page, live_server, cjg_data, no_favicon):
     no_favicon(page)
     for address in ("/jurisdictions/QC/", "/statements/"):
