@@ -2,6 +2,7 @@
 
 import io
 import logging
+import re
 
 import pytest
 from django.contrib.auth.models import Group
@@ -182,3 +183,27 @@ def test_the_openapi_document_describes_422_414_and_the_decimal_places(client, c
     assert "422" in tabled_by["description"]
     assert client.get("/api/offers?tabled_by=ZZ").status_code == 422
     assert client.get("/api/offers?negotiation=%00").status_code == 422
+
+
+@pytest.mark.parametrize(("model", "data"), [
+    # a foreign key, a many-to-many and an inline row's foreign key, each drawn by the admin's autocomplete widget
+    ("statement", {"speaker": "abc", "quote": "Kept as typed."}),
+    ("meeting", {"participants": ["abc"], "title_en": "Kept as typed."}),
+    ("person", {"name": "Kept as typed.", "roles-TOTAL_FORMS": "1", "roles-0-jurisdiction": "\u202e",
+                "roles-0-title_en": "Minister"}),
+])
+def test_an_admin_autocomplete_given_a_value_that_is_no_key_says_so_next_to_it(client, cjg, logged_in_superuser,
+                                                                                model, data):
+    # Django's autocomplete widget looked the posted key up as it came when it redrew the refused form: a 500.
+    from django.apps import apps
+
+    from tests.admin_posts import empty_inlines
+
+    counted = apps.get_model("negotiations", model)
+    before = counted.objects.count()
+    response = client.post(reverse(f"admin:negotiations_{model}_add"), {**empty_inlines(counted), **data})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert re.search(r"Select a valid choice|“abc” is not a valid value", page)
+    assert "Kept as typed." in page
+    assert counted.objects.count() == before
