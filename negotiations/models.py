@@ -200,6 +200,13 @@ class Role(models.Model):
             ),
         ]
 
+    def clean(self):
+        # The check constraint below, said next to the jurisdiction: a form that edits the organisation in each
+        # language (the admin's organization_en and organization_fr) leaves `organization` out of the
+        # constraints Django checks, and the database refused the row with a 500.
+        if self.jurisdiction_id is None and not self.organization:
+            raise ValidationError({"jurisdiction": _("A role belongs to a jurisdiction or an organisation.")})
+
     def __str__(self):
         where = self.jurisdiction.code if self.jurisdiction_id else self.organization
         return f"{self.person.name}, {self.title} ({where})"

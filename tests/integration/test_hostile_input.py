@@ -207,3 +207,25 @@ def test_an_admin_autocomplete_given_a_value_that_is_no_key_says_so_next_to_it(c
     assert re.search(r"Select a valid choice|“abc” is not a valid value", page)
     assert "Kept as typed." in page
     assert counted.objects.count() == before
+
+
+def test_a_role_with_neither_jurisdiction_nor_organisation_is_an_error_next_to_the_jurisdiction(client, cjg,
+                                                                                                 logged_in_superuser):
+    # The admin edits the organisation in each language, so Django left the row's check constraint unchecked
+    # and the database refused the save: a 500, on the role's page and in a person's rows of roles alike.
+    from negotiations.models import Person, Role
+    from tests.admin_posts import empty_inlines
+
+    person = Person.objects.first()
+    role = {"title_en": "Minister", "jurisdiction": "", "organization_en": "", "organization_fr": "",
+            "start_precision": "day", "end_precision": "day"}
+    before = Role.objects.count()
+    response = client.post(reverse("admin:negotiations_role_add"), {"person": person.pk, **role})
+    assert response.status_code == 200
+    assert "A role belongs to a jurisdiction or an organisation." in response.content.decode()
+    data = {"name": person.name, "slug": person.slug, **empty_inlines(Person), "roles-TOTAL_FORMS": "1",
+            **{f"roles-0-{name}": value for name, value in role.items()}}
+    response = client.post(reverse("admin:negotiations_person_change", args=[person.pk]), data)
+    assert response.status_code == 200
+    assert "A role belongs to a jurisdiction or an organisation." in response.content.decode()
+    assert Role.objects.count() == before
