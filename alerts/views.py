@@ -5,8 +5,8 @@ from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.http import HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.cache import patch_vary_headers
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
@@ -16,6 +16,7 @@ from alerts import services
 from alerts.forms import FollowTargetForm, FrequencyForm
 from alerts.models import Follow
 from alerts.tokens import read_token
+from config.redirects import posted_next
 
 BUTTON = "alerts/_follow_button.html"
 
@@ -32,13 +33,6 @@ def _button(request, form: FollowTargetForm, *, follow: Follow | None, error: st
     response = render(request, f"{BUTTON}#button", context, status=status)
     patch_vary_headers(response, ("HX-Request",))
     return response
-
-
-def _back(request, fallback: str) -> str:
-    back = request.POST.get("next", "")
-    if url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
-        return back
-    return fallback
 
 
 def _first_error(form) -> str:
@@ -63,7 +57,7 @@ def follow(request):
         if request.htmx:
             return _button(request, form, follow=None, error=_first_error(form), status=400)
         messages.error(request, _first_error(form))
-        return redirect(_back(request, "alerts:follows"))
+        return redirect(posted_next(request, reverse("alerts:follows")))
     target = form.cleaned_data["target"]
     try:
         created = services.follow_create(user=request.user, target=target,
@@ -77,7 +71,7 @@ def follow(request):
     if request.htmx:
         return _button(request, form, follow=created)
     messages.success(request, note)
-    return redirect(_back(request, "alerts:follows"))
+    return redirect(posted_next(request, reverse("alerts:follows")))
 
 
 @require_POST
@@ -91,7 +85,7 @@ def unfollow(request, pk):
         return _button(request, form, follow=None)
     if target is not None:
         messages.success(request, _("You no longer follow %(what)s.") % {"what": target.target_label})
-    return redirect(_back(request, "alerts:follows"))
+    return redirect(posted_next(request, reverse("alerts:follows")))
 
 
 @login_required

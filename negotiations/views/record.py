@@ -8,11 +8,11 @@ from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from config.numbers import format_date
+from config.redirects import posted_next
 from negotiations import search as record_search
 from negotiations import selectors
 from negotiations.cached_pages import render_page
@@ -177,14 +177,8 @@ def statement_retract(request, pk):
         messages.error(request, " ".join(error.messages))
     else:
         messages.success(request, _("The statement is marked as retracted; it stays in the record."))
-    # A redirect, never an error: the retraction is already saved. `next` is an address (redirect()
-    # would read "statements" as a view's name and fail); anything else goes to the statement list.
-    back = request.POST.get("next", "")
-    if not back.startswith("/") or not url_has_allowed_host_and_scheme(
-        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        back = reverse("negotiations:statement_list")
-    return HttpResponseRedirect(back)
+    # A redirect, never an error: the retraction is already saved.
+    return HttpResponseRedirect(posted_next(request, reverse("negotiations:statement_list")))
 
 
 @require_safe

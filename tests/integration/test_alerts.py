@@ -349,6 +349,24 @@ def test_the_admin_lists_follows_events_and_deliveries(client, world):
         assert client.get(address).status_code == 200, address
 
 
+@pytest.mark.parametrize(("given", "expected"), [
+    ("zz", "/alerts/"),  # redirect() read it as a view's name: a 500
+    ("99999999999999999999", "/alerts/"),
+    ("https://evil.example/", "/alerts/"),
+    ("//evil.example/", "/alerts/"),
+    ("/jurisdictions/ON/", "/jurisdictions/ON/"),
+])
+def test_following_and_unfollowing_send_the_reader_back_to_a_page_of_the_site(client, world, given, expected):
+    client.force_login(UserFactory(username="reader"))
+    response = client.post("/alerts/follow", {"kind": "person", "key": "brad-duguid", "next": given})
+    assert response.status_code == 302 and response["Location"] == expected
+    response = client.post("/alerts/follow", {"kind": "planet", "key": "Mars", "next": given})
+    assert response.status_code == 302 and response["Location"] == expected
+    response = client.post(f"/alerts/unfollow/{Follow.objects.get().pk}", {"next": given})
+    assert response.status_code == 302 and response["Location"] == expected
+    assert not Follow.objects.exists()
+
+
 def test_follow_buttons_refuse_bad_input_clearly(client, world):
     client.force_login(UserFactory(username="reader"))
     response = client.post("/alerts/follow", {"kind": "jurisdiction", "key": "ZZ"}, HTTP_HX_REQUEST="true")
