@@ -12,10 +12,6 @@ def can_use_admin(user) -> bool:
     return any(perm.startswith("negotiations.change_") for perm in user.get_all_permissions())
 
 
-def has_permission(request) -> bool:
-    return can_use_admin(request.user)
-
-
 def admin_access(request) -> dict:
     """Context processor: ``can_use_admin``, looked up only when a template reads it."""
     return {"can_use_admin": lambda: can_use_admin(request.user)}

@@ -51,7 +51,7 @@ READ_REQUIRES_LOGIN = env_bool("READ_REQUIRES_LOGIN", False)
 
 INSTALLED_APPS = [
     "modeltranslation",  # before the admin, so its admin mixins apply
-    "django.contrib.admin",
+    "config.apps.AdminConfig",  # the admin site of config/admin_site.py
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

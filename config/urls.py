@@ -2,17 +2,10 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from django.utils.translation import gettext_lazy as _
 
-from config import admin_access
 from config.api import api
 from config.health import healthz
-from config.login import AdminLoginForm, LoginForm
-
-admin.site.login_form = AdminLoginForm
-admin.site.has_permission = admin_access.has_permission
-admin.site.site_header = _("FPT Negotiations Tracker")
-admin.site.site_title = _("FPT Tracker admin")
+from config.login import LoginForm
 
 # Unprefixed in every language: the health check and the API (whose language is Accept-Language's).
 urlpatterns = [

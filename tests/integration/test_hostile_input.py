@@ -229,3 +229,30 @@ def test_a_role_with_neither_jurisdiction_nor_organisation_is_an_error_next_to_t
     assert response.status_code == 200
     assert "A role belongs to a jurisdiction or an organisation." in response.content.decode()
     assert Role.objects.count() == before
+
+
+@pytest.mark.parametrize(("changelist", "action"), [
+    ("admin:negotiations_statement_changelist", "retract"),
+    ("admin:negotiations_statement_changelist", "delete_selected"),
+    ("admin:auth_group_changelist", "delete_selected"),  # an installed app's admin too
+])
+def test_an_admin_action_on_a_selected_row_that_is_no_key_changes_nothing_and_says_so(client, cjg, logged_in_superuser,
+                                                                                       changelist, action):
+    # Django's admin filtered the rows by the posted keys as they came: a 500.
+    Group.objects.get_or_create(name="Kept")
+    statements, groups = Statement.objects.filter(retracted=False).count(), Group.objects.count()
+    selected = [str(Statement.objects.first().pk), "abc"]
+    response = client.post(reverse(changelist), {"action": action, "_selected_action": selected, "index": "0",
+                                                 "post": "yes", "note": "Misattributed."}, follow=True)
+    assert response.status_code == 200
+    assert "Some selected rows do not exist. No rows have been changed." in response.content.decode()
+    assert Statement.objects.filter(retracted=False).count() == statements and Group.objects.count() == groups
+
+
+def test_the_admin_site_keeps_its_titles_and_its_door(client, cjg):
+    from tests.factories import UserFactory
+
+    response = client.get(reverse("admin:login"))
+    assert "FPT Tracker admin" in response.content.decode()
+    client.force_login(UserFactory(username="reader-only"))
+    assert client.get(reverse("admin:index")).status_code == 302  # neither staff nor an editor: to the login page
