@@ -3,12 +3,57 @@ replace the default site: ``config.apps.AdminConfig``)."""
 
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectMultiple
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from config import admin_access
 from config.login import AdminLoginForm
+
+
+class _KeysCheckedAutocomplete:
+    """Django's autocomplete widget, redrawn after a refused save, looks the posted keys up as they came;
+    a key that is not one ("abc" for a number, from a tampered or scripted post) raised a 500 there
+    instead of the form's "Select a valid choice". Keys that are not keys of the related model are left
+    out of that lookup; the field's own error still says what was wrong."""
+
+    def optgroups(self, name, value, attr=None):
+        return super().optgroups(name, [key for key in value if self._is_key(key)], attr)
+
+    def _is_key(self, key) -> bool:
+        related = self.field.remote_field
+        to_field = related.model._meta.get_field(getattr(related, "field_name", None) or related.model._meta.pk.name)
+        try:
+            to_field.to_python(key)
+        except ValidationError:
+            return False
+        return True
+
+
+class KeysCheckedAutocompleteSelect(_KeysCheckedAutocomplete, AutocompleteSelect):
+    pass
+
+
+class KeysCheckedAutocompleteSelectMultiple(_KeysCheckedAutocomplete, AutocompleteSelectMultiple):
+    pass
+
+
+class AutocompleteFieldsMixin:
+    """``autocomplete_fields`` drawn by the widgets above: every model admin has it (``TrackerAdminSite.register``);
+    an inline lists it among its bases."""
+
+    foreign_key_widget = KeysCheckedAutocompleteSelect
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name in self.get_autocomplete_fields(request) and "widget" not in kwargs:
+            kwargs["widget"] = self.foreign_key_widget(db_field, self.admin_site, using=kwargs.get("using"))
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        if db_field.name in self.get_autocomplete_fields(request) and "widget" not in kwargs:
+            kwargs["widget"] = KeysCheckedAutocompleteSelectMultiple(db_field, self.admin_site, using=kwargs.get("using"))
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
 
 
 class SelectedRowsChecked:
@@ -39,5 +84,5 @@ class TrackerAdminSite(admin.AdminSite):
     def register(self, model_or_iterable, admin_class=None, **options):
         """Every model admin, this project's and the installed apps' (auth, axes), with what they all share."""
         admin_class = admin_class or admin.ModelAdmin
-        shared = type(admin_class.__name__, (SelectedRowsChecked, admin_class), {"__module__": admin_class.__module__})
+        shared = type(admin_class.__name__, (SelectedRowsChecked, AutocompleteFieldsMixin, admin_class), {"__module__": admin_class.__module__})
         super().register(model_or_iterable, shared, **options)

@@ -9,7 +9,6 @@ are subquery annotations. Inline rows render in a fixed number of queries too
 from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
-from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectMultiple
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Count, IntegerField, OuterRef, Prefetch, Subquery
@@ -26,6 +25,7 @@ from simple_history.models import DeletedObject, ModelChange, ModelDelta, is_his
 from simple_history.template_utils import HistoricalRecordContextHelper, ObjDiffDisplay
 from simple_history.utils import get_history_model_for_model, get_m2m_reverse_field_name
 
+from config.admin_site import AutocompleteFieldsMixin, KeysCheckedAutocompleteSelect
 from config.numbers import numbers
 from negotiations import record_cache
 from negotiations.models import (
@@ -91,50 +91,7 @@ class ChangeReasonMixin(forms.Form):
     )
 
 
-class _KeysCheckedAutocomplete:
-    """Django's autocomplete widget, redrawn after a refused save, looks the posted keys up as they came;
-    a key that is not one ("abc" for a number, from a tampered or scripted post) raised a 500 there
-    instead of the form's "Select a valid choice". Keys that are not keys of the related model are left
-    out of that lookup; the field's own error still says what was wrong."""
-
-    def optgroups(self, name, value, attr=None):
-        return super().optgroups(name, [key for key in value if self._is_key(key)], attr)
-
-    def _is_key(self, key) -> bool:
-        related = self.field.remote_field
-        to_field = related.model._meta.get_field(getattr(related, "field_name", None) or related.model._meta.pk.name)
-        try:
-            to_field.to_python(key)
-        except ValidationError:
-            return False
-        return True
-
-
-class KeysCheckedAutocompleteSelect(_KeysCheckedAutocomplete, AutocompleteSelect):
-    pass
-
-
-class KeysCheckedAutocompleteSelectMultiple(_KeysCheckedAutocomplete, AutocompleteSelectMultiple):
-    pass
-
-
-class AutocompleteFieldsMixin:
-    """Every admin's ``autocomplete_fields`` drawn by the widgets above (for a model admin and an inline alike)."""
-
-    foreign_key_widget = KeysCheckedAutocompleteSelect
-
-    def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        if db_field.name in self.get_autocomplete_fields(request) and "widget" not in kwargs:
-            kwargs["widget"] = self.foreign_key_widget(db_field, self.admin_site, using=kwargs.get("using"))
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)
-
-    def formfield_for_manytomany(self, db_field, request, **kwargs):
-        if db_field.name in self.get_autocomplete_fields(request) and "widget" not in kwargs:
-            kwargs["widget"] = KeysCheckedAutocompleteSelectMultiple(db_field, self.admin_site, using=kwargs.get("using"))
-        return super().formfield_for_manytomany(db_field, request, **kwargs)
-
-
-class CurationAdmin(AutocompleteFieldsMixin, TranslationAdmin, SimpleHistoryAdmin):
+class CurationAdmin(TranslationAdmin, SimpleHistoryAdmin):
     """The history admin, each text of the record in English and French (title_en, title_fr), with a
     history page whose many-to-many diffs cost one query per field.
 
