@@ -61,6 +61,7 @@ class Follow(models.Model):
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name_plural = _("follows")
         ordering = ["user", "created_at"]
         verbose_name = _("follow")
         constraints = [
@@ -121,6 +122,7 @@ class AlertEvent(models.Model):
     fanned_out = models.BooleanField(_("deliveries made"), default=False)
 
     class Meta:
+        verbose_name_plural = _("alert events")
         ordering = ["pk"]
         verbose_name = _("alert event")
         indexes = [models.Index(fields=["fanned_out", "id"], name="alert_event_pending")]

@@ -38,6 +38,8 @@ class ProgramEnvelope(models.Model):
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("program envelope")
+        verbose_name_plural = _("program envelopes")
         ordering = ["program"]
         constraints = [
             models.CheckConstraint(condition=Q(annual_amount__gte=0), name="envelope_not_negative",
@@ -87,6 +89,8 @@ class Scenario(TermFields):
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("scenario")
+        verbose_name_plural = _("scenarios")
         ordering = ["-created", "-pk"]
         constraints = [
             models.CheckConstraint(condition=Q(participation__gte=0) & Q(participation__lte=1),

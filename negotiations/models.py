@@ -137,6 +137,8 @@ class Jurisdiction(models.Model):
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("jurisdiction")
+        verbose_name_plural = _("jurisdictions")
         ordering = ["order", "code"]
         constraints = [
             models.CheckConstraint(condition=Q(code__regex=r"^[A-Z]{2}$"), name="jurisdiction_code_two_capitals"),
@@ -160,6 +162,7 @@ class Person(models.Model):
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("person")
         ordering = ["name"]
         verbose_name_plural = _("people")
         constraints = [*translated_length_constraints("person", "notes", bounds.NOTES_LENGTH)]
@@ -186,6 +189,8 @@ class Role(models.Model):
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("role")
+        verbose_name_plural = _("roles")
         ordering = ["person__name", "-start"]
         constraints = [
             models.CheckConstraint(
@@ -221,6 +226,8 @@ class Negotiation(models.Model):
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("negotiation")
+        verbose_name_plural = _("negotiations")
         ordering = ["-started_on", "title"]
         constraints = [*translated_length_constraints("negotiation", "summary", bounds.SUMMARY_LENGTH)]
 
@@ -259,6 +266,8 @@ class Source(models.Model):
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("source")
+        verbose_name_plural = _("sources")
         ordering = ["-published_on", "outlet"]
         constraints = [
             *translated_length_constraints("source", "summary", bounds.SUMMARY_LENGTH),
@@ -303,6 +312,8 @@ class Meeting(models.Model):
     history = HistoricalRecords(m2m_fields=[participants, jurisdictions, sources])
 
     class Meta:
+        verbose_name = _("meeting")
+        verbose_name_plural = _("meetings")
         ordering = ["-date", "title"]
         indexes = [
             models.Index(fields=["negotiation", "date"]),
@@ -353,6 +364,8 @@ class Statement(models.Model):
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("statement")
+        verbose_name_plural = _("statements")
         ordering = ["-date", "speaker__name"]
         indexes = [
             models.Index(fields=["jurisdiction", "date"]),
@@ -451,6 +464,8 @@ class Offer(TermFields):
     history = HistoricalRecords(m2m_fields=[tabled_by, sources])
 
     class Meta:
+        verbose_name = _("offer")
+        verbose_name_plural = _("offers")
         ordering = ["-tabled_on", "title"]
         indexes = [
             models.Index(fields=["negotiation", "tabled_on"]),
@@ -502,6 +517,8 @@ class FundingSource(models.Model):
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("funding source")
+        verbose_name_plural = _("funding sources")
         ordering = ["offer", "payer", "program"]
         constraints = [
             models.UniqueConstraint(fields=["offer", "payer", "program"], name="funding_source_once_per_program",
@@ -524,6 +541,8 @@ class JurisdictionTreatment(models.Model):
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("treatment of a jurisdiction")
+        verbose_name_plural = _("treatments of jurisdictions")
         ordering = ["offer", "jurisdiction__order"]
         constraints = [
             models.UniqueConstraint(fields=["offer", "jurisdiction"], name="treatment_once_per_jurisdiction",
@@ -546,6 +565,8 @@ class PhaseInStep(models.Model):
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("phase-in step")
+        verbose_name_plural = _("phase-in steps")
         ordering = ["offer", "fiscal_year"]
         constraints = [
             models.UniqueConstraint(fields=["offer", "fiscal_year"], name="phase_in_once_per_year",
@@ -627,6 +648,8 @@ class Position(models.Model):
     history = HistoricalRecords(m2m_fields=[evidence, sources])
 
     class Meta:
+        verbose_name = _("position")
+        verbose_name_plural = _("positions")
         ordering = ["-as_of", "jurisdiction__order"]
         indexes = [
             models.Index(fields=["jurisdiction", "as_of"]),
@@ -660,6 +683,7 @@ class SourcePassage(models.Model):
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name_plural = _("supporting passages")
         ordering = ["source", "id"]
         verbose_name = _("supporting passage")
         constraints = [
@@ -712,6 +736,8 @@ class Condition(models.Model):
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("condition")
+        verbose_name_plural = _("conditions")
         ordering = ["position", "order", "pk"]
         constraints = [
             models.CheckConstraint(
@@ -746,6 +772,7 @@ class RecordVersion(models.Model):
     value = models.BigIntegerField(default=0)
 
     class Meta:
+        verbose_name_plural = _("record versions")
         verbose_name = _("record version")
         constraints = [models.CheckConstraint(condition=Q(id=1), name="record_version_single_row")]
 
@@ -822,6 +849,7 @@ class ArticleImport(models.Model):
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name_plural = _("article imports")
         ordering = ["-created_at"]
         verbose_name = _("article import")
         constraints = [
@@ -874,6 +902,7 @@ class ProposedStatement(models.Model):
     history = HistoricalRecords()
 
     class Meta:
+        verbose_name_plural = _("proposed statements")
         ordering = ["article_import", "order"]
         verbose_name = _("proposed statement")
         constraints = [

@@ -198,3 +198,24 @@ def test_a_page_not_found_still_has_its_language_toggle(client, cjg):
         html = response.content.decode()
         assert _toggle(html) == (address, other)
         assert _alternates(html)["fr"] == f"http://testserver{address}".replace("&", "&amp;")
+
+
+def test_every_model_is_named_in_both_languages(client, cjg, logged_in_superuser):
+    # The admin named seven of the record's models in English on its French pages ("Statements", "Sélectionnez
+    # l'objet statement à changer") and made French plurals by adding an "s" ("passage à l'appuis").
+    from django.apps import apps
+    from django.utils import translation
+
+    ours = [model for model in apps.get_models() if model._meta.app_label in ("negotiations", "grants", "alerts")
+            and not model.__name__.startswith("Historical")]
+    for model in ours:
+        named = model._meta.original_attrs
+        assert "verbose_name" in named and "verbose_name_plural" in named, model.__name__
+    with translation.override("fr"):
+        assert {str(model._meta.verbose_name_plural) for model in ours} >= {
+            "déclarations", "réunions", "offres", "administrations", "passages à l'appui", "scénarios"}
+    page = html.unescape(client.get("/fr/admin/").content.decode())
+    for name in ("Déclarations", "Réunions", "Offres", "Administrations", "Négociations", "Enveloppes de programme"):
+        assert f">{name}<" in page, name
+    for name in ("Statements", "Meetings", "Offers", "Jurisdictions", "Negotiations", "Program envelopes"):
+        assert f">{name}<" not in page, name
