@@ -12,6 +12,15 @@ from config import admin_access
 from config.login import AdminLoginForm
 
 
+def _is_key(field, value) -> bool:
+    """Whether a posted value can be a value of ``field`` (a model's key, or the field a relation points to)."""
+    try:
+        field.to_python(value)
+    except ValidationError:
+        return False
+    return True
+
+
 class _KeysCheckedAutocomplete:
     """Django's autocomplete widget, redrawn after a refused save, looks the posted keys up as they came;
     a key that is not one ("abc" for a number, from a tampered or scripted post) raised a 500 there
@@ -19,16 +28,9 @@ class _KeysCheckedAutocomplete:
     out of that lookup; the field's own error still says what was wrong."""
 
     def optgroups(self, name, value, attr=None):
-        return super().optgroups(name, [key for key in value if self._is_key(key)], attr)
-
-    def _is_key(self, key) -> bool:
         related = self.field.remote_field
         to_field = related.model._meta.get_field(getattr(related, "field_name", None) or related.model._meta.pk.name)
-        try:
-            to_field.to_python(key)
-        except ValidationError:
-            return False
-        return True
+        return super().optgroups(name, [key for key in value if _is_key(to_field, key)], attr)
 
 
 class KeysCheckedAutocompleteSelect(_KeysCheckedAutocomplete, AutocompleteSelect):
@@ -63,10 +65,7 @@ class SelectedRowsChecked:
 
     def response_action(self, request, queryset):
         key = queryset.model._meta.pk
-        try:
-            for value in request.POST.getlist(helpers.ACTION_CHECKBOX_NAME):
-                key.to_python(value)
-        except ValidationError:
+        if not all(_is_key(key, value) for value in request.POST.getlist(helpers.ACTION_CHECKBOX_NAME)):
             self.message_user(request, gettext("Some selected rows do not exist. No rows have been changed."),
                               messages.WARNING)
             return None  # the list again, with the message

@@ -174,6 +174,9 @@ class Person(models.Model):
         return reverse("negotiations:person", args=[self.slug])
 
 
+ROLE_WITHOUT_PLACE = _("A role belongs to a jurisdiction or an organisation.")
+
+
 class Role(models.Model):
     person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="roles", verbose_name=_("person"))
     title = models.CharField(_("title"), max_length=250)
@@ -196,7 +199,7 @@ class Role(models.Model):
             models.CheckConstraint(
                 condition=Q(jurisdiction__isnull=False) | ~Q(organization=""),
                 name="role_has_jurisdiction_or_organization",
-                violation_error_message=_("A role belongs to a jurisdiction or an organisation."),
+                violation_error_message=ROLE_WITHOUT_PLACE,
             ),
             models.CheckConstraint(
                 condition=Q(start__isnull=True) | Q(end__isnull=True) | Q(end__gte=F("start")),
@@ -210,7 +213,7 @@ class Role(models.Model):
         # language (the admin's organization_en and organization_fr) leaves `organization` out of the
         # constraints Django checks, and the database refused the row with a 500.
         if self.jurisdiction_id is None and not self.organization:
-            raise ValidationError({"jurisdiction": _("A role belongs to a jurisdiction or an organisation.")})
+            raise ValidationError({"jurisdiction": ROLE_WITHOUT_PLACE})
 
     def __str__(self):
         where = self.jurisdiction.code if self.jurisdiction_id else self.organization
