@@ -25,7 +25,7 @@ from simple_history.models import DeletedObject, ModelChange, ModelDelta, is_his
 from simple_history.template_utils import HistoricalRecordContextHelper, ObjDiffDisplay
 from simple_history.utils import get_history_model_for_model, get_m2m_reverse_field_name
 
-from config.admin_site import AutocompleteFieldsMixin, KeysCheckedAutocompleteSelect
+from config.admin_site import AutocompleteFieldsMixin, KeysCheckedAutocompleteSelect, titled_filter
 from config.numbers import numbers
 from negotiations import record_cache
 from negotiations.models import (
@@ -426,7 +426,8 @@ class StatementAdmin(CurationAdmin):
     form = StatementAdminForm
     list_display = ("quote_excerpt", "date", "speaker", "jurisdiction", "source", "language", "retracted")
     list_display_links = ("quote_excerpt",)
-    list_filter = ("retracted", "language", "jurisdiction", "negotiation", "date_precision")
+    list_filter = ("retracted", "language", titled_filter("jurisdiction", _("government spoken for")), "negotiation",
+                   "date_precision")
     search_fields = ("quote", "context", "speaker__name", "ref", "source__title")
     date_hierarchy = "date"
     autocomplete_fields = ("speaker", "jurisdiction", "source", "meeting")
@@ -672,7 +673,9 @@ class OfferAdmin(CurationAdmin):
     list_display = ("title", "tabled_on", "tabled_by_codes", "status", "split", "sources_per_trainee", "scale",
                     "responds_to")
     list_select_related = ("responds_to",)
-    list_filter = ("status", "negotiation", "tabled_by", "scale_program", "shortfall_liability")
+    list_filter = ("status", "negotiation", titled_filter("tabled_by", _("tabling government")),
+                   titled_filter("scale_program", _("program the scale comes from")),
+                   titled_filter("shortfall_liability", _("liability for an employer shortfall")))
     search_fields = ("title", "slug", "summary", "assumptions")
     date_hierarchy = "tabled_on"
     prepopulated_fields = {"slug": ("title",)}

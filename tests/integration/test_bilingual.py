@@ -9,6 +9,8 @@ import io
 import json
 import re
 
+import pytest
+
 # Every page a reader or an editor opens (the English address; the French one is /fr/ + the rest).
 PAGES = [
     "/", "/jurisdictions/", "/jurisdictions/QC/", "/negotiations/canada-job-grant/stances",
@@ -219,3 +221,22 @@ def test_every_model_is_named_in_both_languages(client, cjg, logged_in_superuser
         assert f">{name}<" in page, name
     for name in ("Statements", "Meetings", "Offers", "Jurisdictions", "Negotiations", "Program envelopes"):
         assert f">{name}<" not in page, name
+
+
+@pytest.mark.parametrize("address, headings, not_headings", [
+    ("/admin/negotiations/statement/", ["By government spoken for"], ["By on behalf of"]),
+    ("/fr/admin/negotiations/statement/", ["Par gouvernement représenté"], ["Par au nom de"]),
+    ("/admin/negotiations/offer/", ["By tabling government", "By program the scale comes from",
+                                    "By liability for an employer shortfall"], ["By tabled by", "By scale drawn from"]),
+    ("/fr/admin/negotiations/offer/", ["Par gouvernement qui l'a déposée", "Par programme d'où vient l'ampleur"],
+     ["Par déposée par", "Par ampleur prélevée sur"]),
+])
+def test_admin_filters_are_headed_in_words(client, cjg, logged_in_superuser, address, headings, not_headings):
+    # Django heads a filter "By <the field's name>": "By on behalf of", "Par au nom de", "By tabled by".
+    page = " ".join(html.unescape(client.get(address).content.decode()).split())
+    for heading in headings:
+        assert heading in page
+    for heading in not_headings:
+        assert heading not in page
+    # the filter is still the field's own: choosing a government narrows the list
+    assert "?jurisdiction__id__exact=" in page or "?tabled_by__id__exact=" in page
