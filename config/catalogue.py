@@ -41,9 +41,9 @@ def makemessages_command(python: str = sys.executable, *, locale_dir: Path | Non
     return command
 
 
-def jinja2_messages(root: Path = ROOT) -> list[tuple[str, str]]:
-    """(msgid, msgid_plural) of the Jinja2 templates' ``_()``/``ngettext()`` calls, read by GNU xgettext as
-    Python: makemessages reads templates as Django's, which cannot parse ``_("…", name=value)``."""
+def jinja2_messages(root: Path = ROOT) -> list[tuple[str | None, str, str]]:
+    """(msgctxt, msgid, msgid_plural) of the Jinja2 templates' ``_()``/``ngettext()``/``pgettext()`` calls, read by
+    GNU xgettext as Python: makemessages reads templates as Django's, which cannot parse ``_("…", name=value)``."""
     import tempfile
 
     import polib
@@ -54,9 +54,10 @@ def jinja2_messages(root: Path = ROOT) -> list[tuple[str, str]]:
     with tempfile.TemporaryDirectory() as folder:
         pot = Path(folder) / "jinja2.pot"
         subprocess.run(["xgettext", "--language=Python", "--from-code=UTF-8", "--keyword=_", "--keyword=gettext",
-                        "--keyword=ngettext:1,2", "--no-location", "--output", str(pot), *templates],
+                        "--keyword=ngettext:1,2", "--keyword=pgettext:1c,2", "--no-location", "--output", str(pot), *templates],
                        cwd=root, check=True, capture_output=True)
-        return [(entry.msgid, entry.msgid_plural) for entry in polib.pofile(str(pot))] if pot.exists() else []
+        return ([(entry.msgctxt, entry.msgid, entry.msgid_plural) for entry in polib.pofile(str(pot))]
+                if pot.exists() else [])
 
 
 def refresh(root: Path = ROOT, python: str = sys.executable) -> None:
@@ -66,13 +67,14 @@ def refresh(root: Path = ROOT, python: str = sys.executable) -> None:
     subprocess.run(makemessages_command(python), cwd=root, check=True, capture_output=True)
     path = root / "locale" / "fr" / "LC_MESSAGES" / "django.po"
     catalogue = polib.pofile(str(path))
-    known = {entry.msgid: entry for entry in catalogue}
+    known = {(entry.msgctxt, entry.msgid): entry for entry in catalogue}
     wanted = jinja2_messages(root)
-    added = [polib.POEntry(msgid=msgid, msgid_plural=plural, msgstr="",
+    added = [polib.POEntry(msgctxt=context, msgid=msgid, msgid_plural=plural, msgstr="",
                            msgstr_plural={0: "", 1: ""} if plural else {})
-             for msgid, plural in wanted if msgid not in known]
+             for context, msgid, plural in wanted if (context, msgid) not in known]
     # makemessages marks the Jinja2 templates' strings obsolete (#~), not reading those templates: revive them.
-    revived = [known[msgid] for msgid, _plural in wanted if msgid in known and known[msgid].obsolete]
+    revived = [known[context, msgid] for context, msgid, _plural in wanted
+               if (context, msgid) in known and known[context, msgid].obsolete]
     for entry in revived:
         entry.obsolete = False
     if added or revived:

@@ -9,7 +9,7 @@ from django.forms.renderers import BaseRenderer
 from django.template import TemplateDoesNotExist, engines
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext
 from jinja2 import Environment
 
 from config.figures import day, local_name
@@ -18,7 +18,7 @@ from config.numbers import colon
 
 def environment(**options) -> Environment:
     env = Environment(extensions=["jinja2.ext.i18n"], **options)
-    env.install_gettext_callables(gettext=gettext, ngettext=ngettext, newstyle=True)
+    env.install_gettext_callables(gettext=gettext, ngettext=ngettext, pgettext=pgettext, newstyle=True)
     env.globals.update(static=static, url=reverse)
     env.filters.update(colon=colon, day=day, local_name=local_name)
     return env

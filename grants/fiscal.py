@@ -919,7 +919,9 @@ class _Plan:
                     why["federal_cost"] = (formula + " + employer shortfall (carried by Ottawa)",
                                            [*inputs, ("employer shortfall", shortfall)])
             if why is not None:
-                reason = "Ottawa delivers here, so it carries the shortfall" if direct else f"liability rests with {liability}"
+                # Here the P/T is not liable: Ottawa delivers (and so cannot bill it), or Ottawa or nobody is liable.
+                reason = ("Ottawa delivers here, so it carries the shortfall" if direct
+                          else "carried by Ottawa" if liability is Liability.FEDERAL else "fewer grants: nobody is liable")
                 why["provincial_liability"] = (f"0 ({reason})", [("shortfall liability", liability.value)])
 
         lma_diverted, lmda_redirected, new_money = [sum([draws[i] for i in at], _ZERO) for _, at, _ in _DRAW_LINES]

@@ -15,7 +15,7 @@ from typing import NamedTuple
 from urllib.parse import urlencode
 
 from django.urls import reverse
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
 
 from config.numbers import colon, format_count, format_decimal, format_money, format_percent, numbers
@@ -142,6 +142,8 @@ TRACE_PHRASES = (
     ("opts out with compensation: keeps its transfer", gettext_lazy("opts out with compensation: keeps its transfer")),
     ("fewer grants: nobody is liable", gettext_lazy("fewer grants: nobody is liable")),
     ("carried by Ottawa", gettext_lazy("carried by Ottawa")),
+    ("Ottawa delivers here, so it carries the shortfall", gettext_lazy("Ottawa delivers here, so it carries the shortfall")),
+    ("the P/T is liable", gettext_lazy("the P/T is liable")),
     ("Ottawa delivers the grant here and pays the provincial portion",
      gettext_lazy("Ottawa delivers the grant here and pays the provincial portion")),
     ("Ottawa delivers: the provincial portion draws on no P/T program",
@@ -179,6 +181,11 @@ TRACE_PHRASES = (
     ("trainees", gettext_lazy("trainees")),
     ("sum of", gettext_lazy("sum of")),
     ("over the", gettext_lazy("over the")),
+    ("to the cent", gettext_lazy("to the cent")),
+    # a program's code after "draw on" (the phrases above that name a program come first)
+    ("LMDA", pgettext_lazy("a program drawn on", "LMDA")),
+    ("LMA", pgettext_lazy("a program drawn on", "LMA")),
+    ("CJF", pgettext_lazy("a program drawn on", "CJF")),
 )
 _TRACE_PATTERN = re.compile("|".join(re.escape(english) for english, _french in TRACE_PHRASES))
 _TRACE_FRENCH = dict(TRACE_PHRASES)

@@ -240,3 +240,14 @@ def test_admin_filters_are_headed_in_words(client, cjg, logged_in_superuser, add
         assert heading not in page
     # the filter is still the field's own: choosing a government narrows the list
     assert "?jurisdiction__id__exact=" in page or "?tabled_by__id__exact=" in page
+
+
+def test_the_project_s_words_do_not_replace_the_admin_s(client, cjg, logged_in_superuser):
+    # The project's "Change" (the preview's column: « Écart ») stood for Django's own in the French admin, whose
+    # every row read "Ajouter | Écart"; its "Search" and "Filter" made the admin's button « Recherche ».
+    index = html.unescape(client.get("/fr/admin/").content.decode())
+    assert ">Modification<" in index and "Écart" not in index
+    statements = html.unescape(client.get("/fr/admin/negotiations/statement/").content.decode())
+    assert 'value="Rechercher"' in statements and "Filtre" in statements
+    search = html.unescape(client.get("/fr/search/?q=Ottawa").content.decode())
+    assert ">Rechercher</button>" in search and ">Recherche</a>" in search

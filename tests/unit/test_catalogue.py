@@ -72,10 +72,10 @@ def test_makemessages_finds_no_string_missing_from_the_catalogue(tmp_path):
 def test_every_string_of_the_jinja2_templates_is_a_live_translated_entry():
     from config.catalogue import jinja2_messages
 
-    entries = {entry.msgid: entry for entry in polib.pofile(str(CATALOGUE))}
+    entries = {(entry.msgctxt, entry.msgid): entry for entry in polib.pofile(str(CATALOGUE))}
     problems = []
-    for msgid, plural in jinja2_messages():
-        entry = entries.get(msgid)
+    for context, msgid, plural in jinja2_messages():
+        entry = entries.get((context, msgid))
         if entry is None or entry.obsolete:
             problems.append(f"not in the catalogue (or marked obsolete): {msgid}")
         elif not (entry.msgstr or (plural and all(entry.msgstr_plural.values()))):

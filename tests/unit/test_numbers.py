@@ -118,3 +118,35 @@ def test_the_engine_s_explanations_read_in_french():
             "somme de «\xa0À trouver par les P.-T.\xa0» sur les 13 provinces et territoires")
     with translation.override("en"):
         assert trace_text(formula) == formula
+
+
+def test_no_english_is_left_in_the_french_explanations():
+    # "Formule : 0 (liability rests with none)", "(the P/T is liable)", ", to the cent" and "prélèvement … sur LMA"
+    # came out in English on the French explanation pages: the engine's phrases missing from TRACE_PHRASES.
+    import re
+    from dataclasses import replace
+
+    from grants import fiscal
+    from grants.presentation import trace_text
+    from negotiations.terms import Liability, Treatment
+    from tests.unit.test_fiscal import BUDGET_2013, DECEMBER_2013, PHASE_IN, REFERENCE
+
+    english = re.compile(r"\b(the|with|rests|liable|delivers|here|carries|none|from|and|per|draw|draws|over|sum|"
+                         r"trainees?|federal|money|new|LMA|LMDA|CJF|PT_OWN|own|revenue|allocated|employer|shortfall|"
+                         r"liability|whole|remainder|opts|out|nothing|diverted|backfill|treatment|nobody)\b")
+    left = set()
+    for terms in (BUDGET_2013, DECEMBER_2013):
+        for liability in Liability:
+            for treatment in (None, Treatment.FEDERAL_DIRECT, Treatment.OPTS_OUT_COMPENSATED):
+                for participation, phase_in in ((Decimal(1), PHASE_IN), (Decimal("0.5"), ())):
+                    varied = replace(terms, shortfall_liability=liability, phase_in=phase_in,
+                                     treatments=(("ON", treatment),) if treatment else ())
+                    scenario = fiscal.Scenario(participation=participation)
+                    for effect in (fiscal.compute(varied, REFERENCE, scenario), fiscal.status_quo(REFERENCE, scenario)):
+                        for line in fiscal.LINE_NAMES:
+                            for code in (None, "ON", "QC"):
+                                trace = effect.explain(line, code)
+                                with translation.override("fr"):
+                                    texts = [trace_text(trace.formula), *(trace_text(name) for name, _ in trace.inputs)]
+                                left |= {text for text in texts if english.search(re.sub(r"«[^»]*»", "", text))}
+    assert sorted(left) == []
