@@ -111,12 +111,17 @@ class AlertEvent(models.Model):
         OFFER = "offer", _("new offer")
 
     kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
-    negotiation = models.ForeignKey(Negotiation, on_delete=models.CASCADE, related_name="+")
-    jurisdiction = models.ForeignKey(Jurisdiction, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
-    person = models.ForeignKey(Person, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
-    statement = models.ForeignKey(Statement, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
-    position = models.ForeignKey(Position, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
-    offer = models.ForeignKey(Offer, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    negotiation = models.ForeignKey(Negotiation, on_delete=models.CASCADE, related_name="+", verbose_name=_("negotiation"))
+    jurisdiction = models.ForeignKey(Jurisdiction, on_delete=models.CASCADE, null=True, blank=True, related_name="+",
+                                     verbose_name=_("jurisdiction"))
+    person = models.ForeignKey(Person, on_delete=models.CASCADE, null=True, blank=True, related_name="+",
+                               verbose_name=_("person"))
+    statement = models.ForeignKey(Statement, on_delete=models.CASCADE, null=True, blank=True, related_name="+",
+                                  verbose_name=_("statement"))
+    position = models.ForeignKey(Position, on_delete=models.CASCADE, null=True, blank=True, related_name="+",
+                                 verbose_name=_("position"))
+    offer = models.ForeignKey(Offer, on_delete=models.CASCADE, null=True, blank=True, related_name="+",
+                              verbose_name=_("offer"))
     previous_stance = models.CharField(_("previous stance"), max_length=12, choices=Stance.choices, blank=True)
     created_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
     fanned_out = models.BooleanField(_("deliveries made"), default=False)
@@ -134,9 +139,10 @@ class AlertEvent(models.Model):
 class Delivery(models.Model):
     """One event owed to one reader; `sent_at` set in the transaction that sends it."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    event = models.ForeignKey(AlertEvent, on_delete=models.CASCADE, related_name="deliveries")
-    follow = models.ForeignKey(Follow, on_delete=models.SET_NULL, null=True, related_name="deliveries")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("user"))
+    event = models.ForeignKey(AlertEvent, on_delete=models.CASCADE, related_name="deliveries", verbose_name=_("event"))
+    follow = models.ForeignKey(Follow, on_delete=models.SET_NULL, null=True, related_name="deliveries",
+                               verbose_name=_("follow"))
     due_at = models.DateTimeField(_("due at"))
     sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
     batch = models.UUIDField(_("digest"), null=True, blank=True)

@@ -772,7 +772,7 @@ class RecordVersion(models.Model):
     made by any process is seen by every process's next request.
     """
 
-    value = models.BigIntegerField(default=0)
+    value = models.BigIntegerField(_("version"), default=0)
 
     class Meta:
         verbose_name_plural = _("record versions")
@@ -895,10 +895,10 @@ class ProposedStatement(models.Model):
     language = models.CharField(_("language of the quote"), max_length=2, choices=Language.choices, default="en")
     original_language = models.CharField(_("language spoken"), max_length=2, choices=Language.choices, blank=True)
     context = models.CharField(_("context"), max_length=300, blank=True)
-    quote_start = models.PositiveIntegerField(default=0)
-    quote_end = models.PositiveIntegerField(default=0)
-    passage_start = models.PositiveIntegerField(default=0)
-    passage_end = models.PositiveIntegerField(default=0)
+    quote_start = models.PositiveIntegerField(_("start of the quote"), default=0)
+    quote_end = models.PositiveIntegerField(_("end of the quote"), default=0)
+    passage_start = models.PositiveIntegerField(_("start of the passage"), default=0)
+    passage_end = models.PositiveIntegerField(_("end of the passage"), default=0)
     decision = models.CharField(_("decision"), max_length=10, choices=Decision.choices, default=Decision.PENDING)
     statement = models.ForeignKey(Statement, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
                                   verbose_name=_("recorded as"))

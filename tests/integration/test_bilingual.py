@@ -210,9 +210,15 @@ def test_every_model_is_named_in_both_languages(client, cjg, logged_in_superuser
 
     ours = [model for model in apps.get_models() if model._meta.app_label in ("negotiations", "grants", "alerts")
             and not model.__name__.startswith("Historical")]
+    from django.utils.functional import Promise
+
     for model in ours:
         named = model._meta.original_attrs
         assert "verbose_name" in named and "verbose_name_plural" in named, model.__name__
+    # Each field too: the French admin headed the alert events' columns "NEGOTIATION", "JURISDICTION".
+    unnamed = [f"{model.__name__}.{field.name}" for model in ours for field in model._meta.get_fields()
+               if hasattr(field, "verbose_name") and not field.auto_created and not isinstance(field.verbose_name, Promise)]
+    assert unnamed == []
     with translation.override("fr"):
         assert {str(model._meta.verbose_name_plural) for model in ours} >= {
             "déclarations", "réunions", "offres", "administrations", "passages à l'appui", "scénarios"}
@@ -251,3 +257,14 @@ def test_the_project_s_words_do_not_replace_the_admin_s(client, cjg, logged_in_s
     assert 'value="Rechercher"' in statements and "Filtre" in statements
     search = html.unescape(client.get("/fr/search/?q=Ottawa").content.decode())
     assert ">Rechercher</button>" in search and ">Recherche</a>" in search
+
+
+def test_french_column_headings(client, cjg, logged_in_superuser):
+    # /fr/jurisdictions/ headed its two name columns "Nom" and "Name"; the admin's history table "Changes".
+    jurisdictions = html.unescape(client.get("/fr/jurisdictions/").content.decode())
+    assert ">Nom en anglais</th>" in jurisdictions and ">Name</th>" not in jurisdictions
+    assert ">Name in French</th>" in client.get("/jurisdictions/").content.decode()
+    from negotiations.models import Offer
+
+    history = html.unescape(client.get(f"/fr/admin/negotiations/offer/{Offer.objects.first().pk}/history/").content.decode())
+    assert ">Modifications</th>" in history and ">Changes</th>" not in history

@@ -91,7 +91,7 @@ def test_who_would_sign_in_french(client, cjg):
     html = client.get("/fr/negotiations/canada-job-grant/briefing").content.decode()
     section = visible(html, 'id="brief-sign"', 'id="brief-changes"')
     assert "Qui signerait" in section
-    assert "0 sur 13 signeraient" in section and "1 sur 13 signeraient" in section
+    assert "0 sur 13 signerait" in section and "1 sur 13 signerait" in section  # one or none: the singular
     assert "Provinces et territoires\xa0:" in section
     assert "répond QC" in section
 

@@ -194,3 +194,10 @@ def test_figures_are_written_in_the_reader_s_language(offer_editor_client, budge
 
 def test_only_post_is_allowed(offer_editor_client, budget):
     assert offer_editor_client.get(PREVIEW_URL).status_code == 405
+
+
+def test_the_change_column_is_headed_in_the_reader_s_language(offer_editor_client, budget):
+    answer = offer_post(**DECEMBER_TERMS, responds_to="budget-2013")
+    assert '<th scope="col" class="num">Change</th>' in offer_editor_client.post(PREVIEW_URL, answer, **HTMX).content.decode()
+    french = offer_editor_client.post("/fr" + PREVIEW_URL, answer, **HTMX).content.decode()
+    assert '<th scope="col" class="num">Écart</th>' in french
