@@ -11,7 +11,6 @@ from django.utils.translation import gettext_lazy as _
 from config import admin_access
 from config.login import AdminLoginForm
 
-
 # Words of the installed apps' admin pages that their own French catalogues lack (this project's catalogue holds them):
 # django-simple-history's history table heads a column "Changes".
 gettext_noop("Changes")
