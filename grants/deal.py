@@ -37,6 +37,7 @@ class CostToOne:
     exposure: str | None  # what it would owe if no employer paid its share, when liable
     verdict: Verdict
     problem: str | None = None
+    withdrawn: bool = False
 
 
 def lines_of(effect: fiscal.Effect, code: str) -> fiscal.Lines | None:
@@ -75,7 +76,7 @@ def costs_to_jurisdiction(*, jurisdiction: Jurisdiction, negotiation: Negotiatio
             new_money=write.money(lines.provincial_new_money) if lines else None,
             liable=liable,
             exposure=write.money(lines.employer_cost) if lines and liable else None,
-            verdict=own, problem=problem,
+            verdict=own, problem=problem, withdrawn=offer.status == Offer.Status.WITHDRAWN,
         ))
     return result
 

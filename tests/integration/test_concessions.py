@@ -50,3 +50,26 @@ def test_the_comparison_goes_year_by_year_with_one_year_selector(client, cjg):
     # The fiscal page uses the same selector.
     fiscal = client.get("/offers/federal-nov-2013/fiscal/").content.decode()
     assert 'aria-describedby="fiscal-year-help"' in fiscal and '<option value="2017-18"' in fiscal
+
+
+def test_a_withdrawn_offer_is_no_round_and_no_side_s_latest(client, cjg):
+    # Withdrawing the P/Ts' counter-proposal left it the provinces' latest offer: the gap, and what each P/T must
+    # find, were reckoned against an offer no longer on the table.
+    import datetime
+
+    from negotiations.models import Offer
+    from negotiations.services.offers import offer_withdraw
+
+    offer_withdraw(actor=None, offer=Offer.objects.get(slug="pt-counter-jan-2014"), reason="Tabled in error.",
+                   withdrawn_on=datetime.date(2014, 2, 10))
+    body = client.get("/api/negotiations/canada-job-grant/concessions").json()
+    provincial = next(t for t in body["terms"] if t["term"] == "split.provincial")
+    assert "pt-counter-jan-2014" not in [r["offer"] for r in provincial["rounds"]]
+    assert body["distance"]["provinces_offer"] is None  # the P/Ts have no offer on the table
+    html = client.get("/negotiations/canada-job-grant/").content.decode()
+    assert 'data-term="split.provincial" data-kind="conceded"' not in html  # December's move was towards it
+    # A P/T's page still lists it, marked
+    region = client.get("/jurisdictions/ON/offers").content.decode()
+    row = region.split('data-offer="pt-counter-jan-2014"')[1].split("</tr>")[0]
+    assert '<strong class="withdrawn-mark">withdrawn</strong>' in row
+    assert "withdrawn-mark" not in region.split('data-offer="federal-dec-2013"')[1].split("</tr>")[0]
