@@ -13,6 +13,7 @@ from negotiations.bounds import has_control_characters
 from negotiations.models import (
     Condition,
     Jurisdiction,
+    Language,
     Meeting,
     Negotiation,
     Offer,
@@ -163,6 +164,7 @@ class StatementForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm
         super().__init__(*args, **kwargs)
         self.fields["jurisdiction"].empty_label = _("none: a stakeholder")
         self.fields["meeting"].empty_label = _("none")
+        self.fields["original_language"].choices = [("", _("the quote's own: not a translation")), *Language.choices]
         self.fields["source"].queryset = Source.objects.only("slug", "outlet", "title", "published_on", "date_precision")
         self.fields["meeting"].queryset = Meeting.objects.only("slug", "title", "date", "date_precision")
         self.fields["context_fr"].label = _("Context in French")

@@ -9,6 +9,7 @@ from negotiations.article_text import NotText, read_article
 from negotiations.models import (
     ArticleImport,
     Jurisdiction,
+    Language,
     Negotiation,
     Person,
     ProposedStatement,
@@ -108,6 +109,8 @@ class ProposalForm(forms.ModelForm):
                                                    empty_label=_("a new person (name below)"))
         self.fields["jurisdiction"] = ListedChoiceField(objects=jurisdictions, key="code", label=_("On behalf of"),
                                                         empty_label=_("none: a stakeholder"))
+        self.fields["original_language"].choices = [("", _("the quote's own: not a translation")),
+                                                    *Language.choices]
         instance = self.instance
         self.initial["speaker"] = instance.speaker.slug if instance.speaker_id else ""
         self.initial["jurisdiction"] = instance.jurisdiction.code if instance.jurisdiction_id else ""

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from negotiations import selectors
 from negotiations.import_forms import ArticleForm, ProposalForm, SourceForm
+from negotiations.import_words import warning_text
 from negotiations.models import ArticleImport, Jurisdiction, Person, ProposedStatement
 from negotiations.services import imports as services
 
@@ -63,7 +64,7 @@ def _review_context(article_import, *, source_form=None, bound=None):
     counts = {decision: sum(1 for item in items if item["proposal"].decision == decision)
               for decision in ProposedStatement.Decision.values}
     return {"article_import": article_import, "source_form": source_form or SourceForm(instance=article_import),
-            "items": items, "counts": counts}
+            "items": items, "counts": counts, "warnings": [warning_text(warning) for warning in article_import.warnings]}
 
 
 def _counts(article_import_id: int) -> dict:

@@ -192,6 +192,9 @@ def test_each_jurisdiction_page_says_what_each_offer_costs_it_and_whether_it_mee
     budget = html.split('data-offer="budget-2013"', 1)[1].split("</tr>", 1)[0]
     # Budget 2013 in Ontario: must find new money and the LMA backfill (the premiers' $600 million, Ontario's share).
     assert "$231,030,000" in budget and "$115,515,000" in budget
+    # Each figure says what it is where the table reads as cards (a phone): "$115,515,000 $115,515,000 $0" alone did not.
+    assert '<td class="num" data-label="Must find:">$231,030,000</td>' in budget
+    assert '<td class="num" data-label="of which LMA backfill:">$115,515,000</td>' in budget
     assert 'data-offer="budget-2013" data-verdict="unknown"' in html
     december = html.split('data-offer="federal-dec-2013"', 1)[1].split("</tr>", 1)[0]
     assert "yes: up to" in december  # the clawback makes Ontario liable

@@ -188,3 +188,28 @@ def test_any_input_gives_a_proposal_or_a_reason(data):
         return
     for item in proposal.statements:
         assert item.quote and 0 <= item.passage_start <= item.quote_start <= item.quote_end <= len(proposal.text)
+
+
+def test_every_warning_of_the_reader_reads_in_french():
+    # The review page showed the reader's warnings in English on its French page ("No publication date found…").
+    import re
+
+    from django.utils import translation
+
+    from negotiations.import_words import warning_text
+
+    warnings = [
+        *propose("A word lost \ufffd here.\n\nThe minister was there. \"Fine,\" he said. \"Never closed.").warnings,
+        *propose((ARTICLES / "atlantic_cp1252.txt").read_bytes()).warnings,
+    ]
+    written = {re.sub(r"“.*”|\(.*\)", "", warning) for warning in warnings}
+    source = (Path(__file__).parents[2] / "negotiations" / "article_import.py").read_text() + \
+        (Path(__file__).parents[2] / "negotiations" / "article_text.py").read_text()
+    kinds = len(re.findall(r"warnings\.append\(|A character was lost", source))
+    assert len(written) >= 6 and kinds == 8
+    with translation.override("fr"):
+        for warning in warnings:
+            assert warning_text(warning) != warning, warning
+        assert warning_text("No quotation found in the article.") == "Aucune citation trouvée dans l'article."
+        assert warning_text("A quotation mark is never closed: “so”") == "Un guillemet n'est jamais fermé\xa0: «\xa0so\xa0»"
+        assert warning_text("Something new.") == "Something new."
