@@ -18,8 +18,9 @@ be held against. A verdict is:
 import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
+from negotiations.money import MoneyError, parse_money
 from negotiations.terms import (
     CHOICE,
     SCALAR_PATHS,
@@ -128,12 +129,11 @@ def parse_value(term: str, operator: str, value: str):
             if part.lower() in ("", "none") and term in _OPTIONAL_AMOUNTS and operator in ("eq", "ne", "in"):
                 parsed.append(None)
                 continue
+            # read as the offer form reads amounts: "5,000" and "5 000" are thousands, "0,15" (French) and "0.15" a fraction
             try:
-                number = Decimal(part.replace(",", "") if operator != "in" else part)
-            except InvalidOperation:
+                number = parse_money(part)
+            except MoneyError:
                 raise ValueError(f"“{part}” is not a number; {term} is an amount, such as 0 or 5000.") from None
-            if not number.is_finite():
-                raise ValueError(f"“{part}” is not a number; {term} is an amount, such as 0 or 5000.")
             parsed.append(number)
         else:
             allowed = CHOICES[kind]

@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from negotiations import bounds
-from negotiations.acceptance import OWN_TREATMENT, condition_problems
+from negotiations.acceptance import CHOICES, OWN_TREATMENT, condition_problems
 from negotiations.bounds import has_control_characters
 from negotiations.models import (
     Condition,
@@ -24,7 +24,7 @@ from negotiations.models import (
     Statement,
 )
 from negotiations.term_basis import term_label
-from negotiations.terms import term_paths
+from negotiations.terms import SHARE, TERM_BY_PATH, term_paths
 from negotiations.validators import CONTROL_CHARACTER_MESSAGE, validate_record_date
 
 # The key each choice is submitted as.
@@ -275,7 +275,7 @@ class ConditionForm(forms.Form):
                                                 pt_codes=self.pt_codes).items():
             if name in self.errors:
                 continue
-            self.add_error(name, message)
+            self.add_error(name, _value_problem(term, value) if name == "value" else message)
         return data
 
     def condition(self) -> dict | None:
@@ -285,6 +285,18 @@ class ConditionForm(forms.Form):
         data = self.cleaned_data
         return {"text": data["text"], "text_fr": data["text_fr"], "term": data["term"], "operator": data["operator"],
                 "value": data["value"].strip() if data["term"] else "", "statement": data["statement"]}
+
+
+def _value_problem(term: str, value: str) -> str:
+    """Why a condition's value cannot be read, in the reader's language and for the term's kind (the checks'
+    own sentence names the term by its path and calls a fraction an amount)."""
+    choices = CHOICES.get("treatments" if term.startswith("treatments.") else term)
+    if choices is not None:
+        return _("“%(value)s” is not a value of this term; use one of: %(values)s.") % {
+            "value": value, "values": ", ".join(choice or _("(none)") for choice in choices)}
+    if TERM_BY_PATH.get(term) is not None and TERM_BY_PATH[term].kind == SHARE:
+        return _("“%(value)s” is not a fraction: write a number from 0 to 1, such as 0.15.") % {"value": value}
+    return _("“%(value)s” is not an amount: write a number, such as 0 or 5000.") % {"value": value}
 
 
 class BaseConditionFormSet(forms.BaseFormSet):

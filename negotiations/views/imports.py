@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from negotiations import selectors
@@ -157,7 +158,11 @@ def import_commit(request, pk):
         messages.error(request, _("Nothing is recorded yet: %(problems)s") % {"problems": " ".join(error.messages)})
         return redirect(article_import)
     article_import.refresh_from_db()
-    messages.success(request, _("%(count)s statements are recorded.") % {"count": len(statements)})
+    if statements:
+        messages.success(request, ngettext("%(count)s statement is recorded.", "%(count)s statements are recorded.",
+                                           len(statements)) % {"count": len(statements)})
+    else:  # (a second click: the first recorded them)
+        messages.info(request, _("No accepted quote is waiting to be recorded: those accepted are in the record."))
     if article_import.source is not None:
         return redirect(article_import.source)
     return redirect(article_import)

@@ -46,7 +46,11 @@ def test_the_form_offers_term_paths_and_records_checks_and_words(client, rec, re
 
 @pytest.mark.parametrize("row, field, words", [
     ({"term": "shortfall_liability", "operator": "le", "value": "province"}, "operator", "not an amount"),
-    ({"term": "sources.federal.LMA", "operator": "eq", "value": "lots"}, "value", "not a number"),
+    ({"term": "sources.federal.LMA", "operator": "eq", "value": "lots"}, "value",
+     "“lots” is not an amount: write a number, such as 0 or 5000."),
+    # a fraction is asked for as one, and the term is not named by its path ("employer_min_share is an amount")
+    ({"term": "employer_min_share", "operator": "ge", "value": "ten percent"}, "value",
+     "“ten percent” is not a fraction: write a number from 0 to 1, such as 0.15."),
     ({"term": "shortfall_liability", "operator": "eq", "value": "provinces"}, "value", "not a value of"),
     ({"term": "sources.federal.LMA", "operator": "", "value": "0"}, "operator", "Choose how"),
     ({"term": "sources.federal.LMA", "operator": "eq", "value": "0", "statement": "nobody-said-it"}, "statement",

@@ -210,3 +210,15 @@ def test_a_government_is_named_in_the_reader_s_language():
     quebec = Government("QC", "Quebec", "Québec")
     assert [quebec.name_for(language) for language in ("fr", "fr-ca", "en", None)] == ["Québec", "Québec", "Quebec", "Quebec"]
     assert Government("XX", "Nowhere", "").name_for("fr") == "Nowhere"  # no French written: the English
+
+
+@pytest.mark.parametrize("typed, read", [
+    ("0,15", Decimal("0.15")), ("0.15", Decimal("0.15")), ("5,000", Decimal(5000)), ("5 000", Decimal(5000)),
+    ("$5,000", Decimal(5000)), ("0", Decimal(0)),
+])
+def test_a_value_is_read_as_the_offer_form_reads_amounts(typed, read):
+    # "0,15" (a French fraction) was read as 15 ("," dropped as a thousands mark): a floor no offer could meet.
+    from negotiations.acceptance import parse_value
+
+    assert parse_value("employer_min_share", "ge", typed) == read
+    assert parse_value("sources.federal.LMA", "in", "0, 5000") == (Decimal(0), Decimal(5000))
