@@ -260,3 +260,16 @@ def test_commit_page_says_what_is_missing_and_writes_nothing(client, negotiation
     page = response.content.decode()
     assert "Nothing is recorded yet" in page and "outlet" in page
     assert Statement.objects.count() == Source.objects.count() == 0
+
+
+def test_the_commit_page_counts_what_it_recorded_and_a_second_click_says_so(client, negotiation, importer):
+    client.force_login(importer)
+    article_import, _ = imports.article_import_create(actor=importer, data=LEDGER, negotiation=negotiation)
+    first, *rest = article_import.proposals.all()
+    imports.proposal_decide(actor=importer, proposal=first, decision=ProposedStatement.Decision.ACCEPTED)
+    page = client.post(f"/imports/{article_import.pk}/commit", follow=True).content.decode()
+    assert "1 statement is recorded." in page  # not "1 statements are recorded."
+    # The double click's second post: the first recorded the quote ("0 statements are recorded." said otherwise).
+    page = client.post(f"/imports/{article_import.pk}/commit", follow=True).content.decode()
+    assert "No accepted quote is waiting to be recorded: those accepted are in the record." in page
+    assert Statement.objects.count() == 1
