@@ -7,6 +7,7 @@ Choices are named by their readable keys (a jurisdiction's code, a slug), so a l
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from config.numbers import format_date
 from negotiations import bounds
 from negotiations.acceptance import CHOICES, OWN_TREATMENT, condition_problems
 from negotiations.bounds import has_control_characters
@@ -25,7 +26,12 @@ from negotiations.models import (
 )
 from negotiations.term_basis import term_label
 from negotiations.terms import SHARE, TERM_BY_PATH, term_paths
-from negotiations.validators import CONTROL_CHARACTER_MESSAGE, validate_record_date
+from negotiations.validators import (
+    CONTROL_CHARACTER_MESSAGE,
+    reported_after,
+    validate_not_after_today,
+    validate_record_date,
+)
 
 # The key each choice is submitted as.
 _KEYS = {"negotiation": "slug", "jurisdiction": "code", "speaker": "slug", "source": "slug", "meeting": "slug",
@@ -168,9 +174,19 @@ class StatementForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm
         self.fields["source"].queryset = Source.objects.only("slug", "outlet", "title", "published_on", "date_precision")
         self.fields["meeting"].queryset = Meeting.objects.only("slug", "title", "date", "date_precision")
         self.fields["context_fr"].label = _("Context in French")
+        self.fields["date"].validators.append(validate_not_after_today)
         scope_to_negotiation(self, self.SCOPED)
 
     SCOPED = ("meeting",)  # reloaded by the page when the negotiation changes
+
+    def clean(self):
+        cleaned = super().clean()
+        said, source = cleaned.get("date"), cleaned.get("source")
+        if (said and source and bounds.date_in_range(said)
+                and not reported_after(said, source.published_on, source.date_precision)):
+            self.add_error("date", _("The source was published on %(published)s: what it reports was not said "
+                                     "later. Check the date, or the source.") % {"published": format_date(source.published_on)})
+        return cleaned
 
 
 class PositionForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm):
@@ -195,6 +211,7 @@ class PositionForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["as_of"].validators.append(validate_not_after_today)
         self.fields["evidence"].queryset = (
             Statement.objects.filter(retracted=False).select_related("speaker").order_by("-date", "-pk")
         )
@@ -332,7 +349,7 @@ class WithdrawOfferForm(forms.Form):
         error_messages={"required": _("Say why the offer was withdrawn, e.g. “replaced by the January counter-offer”.")},
     )
     withdrawn_on = forms.DateField(
-        label=_("Withdrawn on"), widget=_date_input(), validators=[validate_record_date],
+        label=_("Withdrawn on"), widget=_date_input(), validators=[validate_record_date, validate_not_after_today],
         error_messages={"required": _("Give the date it was withdrawn, such as 2014-01-15."),
                         "invalid": _("Give the date as year-month-day, such as 2014-01-15.")},
     )

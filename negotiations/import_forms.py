@@ -3,9 +3,10 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from config.numbers import format_count
+from config.numbers import format_count, format_date
 from negotiations import bounds
 from negotiations.article_text import NotText, read_article
+from negotiations.bounds import date_in_range
 from negotiations.models import (
     ArticleImport,
     Jurisdiction,
@@ -14,7 +15,7 @@ from negotiations.models import (
     Person,
     ProposedStatement,
 )
-from negotiations.validators import validate_record_date
+from negotiations.validators import reported_after, validate_not_after_today, validate_record_date
 
 MAX_BYTES = 2_000_000
 
@@ -32,7 +33,7 @@ class ArticleForm(forms.Form):
     negotiation = forms.ModelChoiceField(label=_("Negotiation"), queryset=Negotiation.objects.all(),
                                          to_field_name="slug")
     published = forms.DateField(label=_("Published on"), required=False, widget=_date_input(),
-                                validators=[validate_record_date],
+                                validators=[validate_record_date, validate_not_after_today],
                                 help_text=_("When the article does not say: “Wednesday” is dated from it."))
     url = forms.URLField(label=_("Address"), required=False, assume_scheme="https")
 
@@ -79,6 +80,10 @@ class SourceForm(forms.ModelForm):
         fields = ["outlet", "title", "author", "published_on", "date_precision", "url"]
         widgets = {"published_on": _date_input()}
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["published_on"].validators.append(validate_not_after_today)
+
 
 class ListedChoiceField(forms.ChoiceField):
     """A choice among objects read once by the page and shared by all its forms (keyed by ``key``)."""
@@ -123,4 +128,10 @@ class ProposalForm(forms.ModelForm):
             self.add_error("speaker_name", _("Choose a speaker, or give the new speaker's name."))
         if not cleaned.get("date") and "date" not in self.errors:
             self.add_error("date", _("Give the date it was said."))
+        published = self.instance.article_import.published_on if self.instance.article_import_id else None
+        said = cleaned.get("date")
+        if said and published and date_in_range(said) and not reported_after(
+                said, published, self.instance.article_import.date_precision):
+            self.add_error("date", _("The article was published on %(published)s: what it reports was not said "
+                                     "later.") % {"published": format_date(published)})
         return cleaned

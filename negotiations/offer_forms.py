@@ -52,7 +52,7 @@ from negotiations.terms import (
     check_basis,
     term_paths,
 )
-from negotiations.validators import validate_record_date
+from negotiations.validators import validate_not_after_today, validate_record_date
 
 # The programs each government can draw on (Ottawa cannot spend a P/T's own revenue, nor a P/T new federal money).
 PAYER_PROGRAMS = {
@@ -439,7 +439,8 @@ class OfferForm(OfferTermsForm):
         widget=forms.CheckboxSelectMultiple,
         error_messages={"required": _("Name at least one government that tabled the offer.")},
     )
-    tabled_on = forms.DateField(label=_("Tabled on"), widget=_date_input(), validators=[validate_record_date])
+    tabled_on = forms.DateField(label=_("Tabled on"), widget=_date_input(),
+                                validators=[validate_record_date, validate_not_after_today])
     agreed_on = forms.DateField(
         label=_("Agreed on"), widget=_date_input(), required=False, validators=[validate_record_date],
         help_text=_("When the governments that table it agreed it, if not the day it was tabled."),

@@ -1,12 +1,16 @@
 """Validators for the bounds of negotiations.bounds, with the messages people read."""
 
+import datetime
+
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from negotiations import bounds
 
 DATE_RANGE_MESSAGE = _("Give a date between %(earliest)s and %(latest)s.")
+FUTURE_MESSAGE = _("That day has not come yet: give a date no later than today, %(today)s.")
 CONTROL_CHARACTER_MESSAGE = _("Remove the control characters (such as NUL) from this text.")
 
 
@@ -19,6 +23,29 @@ def validate_record_date(value) -> None:
     """A date of the record lies between bounds.EARLIEST_DATE and bounds.LATEST_DATE."""
     if value is not None and not bounds.date_in_range(value):
         raise ValidationError(date_range_message(), code="date_out_of_range")
+
+
+def validate_not_after_today(value) -> None:
+    """The date of something that has happened (said, stance taken, offer tabled or withdrawn, article published) is
+    not after today: a year typed wrong (2031 for 2013) would otherwise stretch the stance matrix to it and date the
+    record "as of" it. A day's grace for the time zones. Meetings and key dates may lie ahead."""
+    if value is None or not bounds.date_in_range(value):
+        return  # (validate_record_date says what the range is)
+    today = timezone.localdate()
+    if value > today + datetime.timedelta(days=1):
+        raise ValidationError(FUTURE_MESSAGE % {"today": today.isoformat()}, code="after_today")
+
+
+def reported_after(said: datetime.date, published: datetime.date | None, precision: str) -> bool:
+    """Whether something said on ``said`` can be reported by a source published on ``published`` (to ``precision``:
+    a source dated to the month or year reports what was said in it or before; an approximate date is not held)."""
+    if published is None or precision == "approximate":
+        return True
+    if precision == "year":
+        return said.year <= published.year
+    if precision == "month":
+        return (said.year, said.month) <= (published.year, published.month)
+    return said <= published
 
 
 def validate_no_control_characters(value) -> None:

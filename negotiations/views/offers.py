@@ -12,7 +12,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_safe
 
 from negotiations import selectors
 from negotiations.cached_pages import render_page
@@ -142,11 +142,15 @@ def offer_edit(request, slug):
 
 @login_required
 @permission_required("negotiations.change_offer", raise_exception=True)
-@require_POST
+@require_http_methods(["GET", "POST"])
 def offer_withdraw(request, slug):
     offer = offer_selectors.offer_for_form(slug=slug)
     if offer is None:
         raise Http404(_("No offer is recorded under this address."))
+    if request.method == "GET":  # the address in view after a refused post, opened again: the form, empty
+        if offer.status == offer.Status.WITHDRAWN:
+            return redirect(offer)
+        return render(request, "negotiations/offer_withdraw.html", {"offer": offer, "form": WithdrawOfferForm()})
     form = WithdrawOfferForm(request.POST)
     if form.is_valid():
         try:

@@ -273,3 +273,18 @@ def test_the_commit_page_counts_what_it_recorded_and_a_second_click_says_so(clie
     page = client.post(f"/imports/{article_import.pk}/commit", follow=True).content.decode()
     assert "No accepted quote is waiting to be recorded: those accepted are in the record." in page
     assert Statement.objects.count() == 1
+
+
+def test_a_quote_is_not_dated_after_its_article(negotiation, importer):
+    # An imported quote's date edited to 2031, in an article published in 2014, was accepted.
+    from negotiations.import_forms import ProposalForm
+
+    article_import, _ = imports.article_import_create(actor=importer, data=LEDGER, negotiation=negotiation)
+    proposal = article_import.proposals.first()
+    published = article_import.published_on
+    assert published is not None
+    data = {"quote": proposal.quote, "speaker": "", "speaker_name": "Someone", "speaker_role": "", "jurisdiction": "",
+            "date_precision": "day", "original_language": ""}
+    later = ProposalForm(data | {"date": (published + datetime.timedelta(days=3)).isoformat()}, instance=proposal)
+    assert not later.is_valid() and "what it reports was not said later" in later.errors["date"][0]
+    assert ProposalForm(data | {"date": published.isoformat()}, instance=proposal).is_valid()

@@ -49,3 +49,19 @@ def test_the_service_takes_the_reason_and_date(budget, offer_editor):
     services.offer_withdraw(actor=offer_editor, offer=budget, reason="  Superseded  ", withdrawn_on=datetime.date(2014, 1, 2))
     budget.refresh_from_db()
     assert (budget.withdrawal_reason, budget.withdrawn_on) == ("Superseded", datetime.date(2014, 1, 2))
+
+
+def test_the_withdraw_address_opened_again_shows_its_form(client, budget, offer_editor):
+    # After a refused post the browser shows /offers/<slug>/withdraw; opened again (a reload, a bookmark) it was a
+    # blank "405" page.
+    client.force_login(offer_editor)
+    url = reverse("negotiations:offer_withdraw", args=[budget.slug])
+    response = client.get(url)
+    html = response.content.decode()
+    assert response.status_code == 200 and 'name="withdrawal_reason"' in html
+    assert "Nothing was saved yet" not in html  # nothing was posted
+    services.offer_withdraw(actor=offer_editor, offer=budget, reason="Replaced.", withdrawn_on=datetime.date(2013, 12, 24))
+    response = client.get(url)
+    assert response.status_code == 302 and response.url == budget.get_absolute_url()
+    client.logout()
+    assert client.get(url).status_code == 302  # to the login page, as before

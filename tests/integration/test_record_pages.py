@@ -362,3 +362,37 @@ def test_the_position_form_offers_only_its_negotiation_s_statements_offers_and_m
     assert response.status_code == 200
     assert "another negotiation" in response.context["form"].errors["evidence"][0]
     assert not Position.objects.exists()
+
+
+@pytest.mark.parametrize("changes, words", [
+    # a year typed wrong: the stance matrix stretched to it and the briefing's record read "as of" it
+    ({"date": "2031-03-01"}, "That day has not come yet: give a date no later than today"),
+    # the source (published 2014-01-29) cannot report what was said after it
+    ({"date": "2014-03-01"}, "The source was published on January 29, 2014: what it reports was not said later."),
+])
+def test_a_statement_dated_after_today_or_its_source_is_refused_next_to_its_date(client, rec, record_editor,
+                                                                                 changes, words):
+    client.force_login(record_editor)
+    response = client.post(reverse("negotiations:statement_new"), statement_data(rec, **changes))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert words in html.split('id="id_date_error"', 1)[1].split("</div>", 1)[0]
+    assert "We continue to remain united." in html  # what was typed stays
+    assert not Statement.objects.filter(quote="We continue to remain united.").exists()
+
+
+def test_a_position_an_offer_or_a_withdrawal_after_today_is_refused(client, rec, record_editor):
+    from tests.factories import position_data
+
+    client.force_login(record_editor)
+    response = client.post(reverse("negotiations:position_new"), position_data(rec, as_of="2031-01-29"))
+    assert response.status_code == 200 and "That day has not come yet" in str(response.context["form"].errors["as_of"])
+    from negotiations.offer_forms import OfferForm
+
+    assert "tabled_on" in OfferForm(data={"tabled_on": "2031-05-01"}).errors
+    assert "That day has not come yet" in str(OfferForm(data={"tabled_on": "2031-05-01"}).errors["tabled_on"])
+    from negotiations.forms import WithdrawOfferForm
+
+    form = WithdrawOfferForm(data={"withdrawal_reason": "Typo.", "withdrawn_on": "2030-06-01"})
+    assert not form.is_valid() and "That day has not come yet" in str(form.errors["withdrawn_on"])
+    assert WithdrawOfferForm(data={"withdrawal_reason": "Typo.", "withdrawn_on": "2014-06-01"}).is_valid()
