@@ -114,7 +114,10 @@ def format_date(value: datetime.date, precision: str = "day") -> str:
         return date_format(value, "YEAR_MONTH_FORMAT")
     if precision == "year":
         return str(value.year)
-    return date_format(value, "DATE_FORMAT")
+    written = date_format(value, "DATE_FORMAT")
+    if value.day == 1 and (get_language() or "").startswith("fr") and written.startswith("1 "):
+        return "1er" + written[1:]  # le 1er avril 2014, as French writes the first of a month
+    return written
 
 
 def format_percent(fraction: Decimal) -> str:

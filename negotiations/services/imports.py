@@ -17,6 +17,7 @@ from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from config.numbers import format_count
 from negotiations import bounds, record_cache
@@ -93,7 +94,8 @@ def without_overlong(proposal: Proposal) -> Proposal:
     skipped = len(proposal.statements) - len(kept)
     if not skipped:
         return proposal
-    warning = _("%(count)s quotes are longer than %(limit)s characters and are not proposed.") % {
+    warning = ngettext("%(count)s quote is longer than %(limit)s characters and is not proposed.",
+                       "%(count)s quotes are longer than %(limit)s characters and are not proposed.", skipped) % {
         "count": skipped, "limit": format_count(bounds.QUOTE_LENGTH)}
     return replace(proposal, statements=kept, warnings=(*proposal.warnings, warning))
 
@@ -111,7 +113,9 @@ def without_recorded(proposal: Proposal) -> Proposal:
     skipped = len(proposal.statements) - len(kept)
     if not skipped:
         return proposal
-    warning = _("%(count)s quotes are already in the record and are not proposed again.") % {"count": skipped}
+    warning = ngettext("%(count)s quote is already in the record and is not proposed again.",
+                       "%(count)s quotes are already in the record and are not proposed again.", skipped) % {
+        "count": skipped}
     return replace(proposal, statements=kept, warnings=(*proposal.warnings, warning))
 
 

@@ -227,4 +227,4 @@ def test_a_quote_longer_than_a_statement_may_be_is_not_proposed():
     proposal = Proposal(source=None, statements=quotes, warnings=(), text="", encoding="text")
     kept = without_overlong(proposal)
     assert kept.statements == quotes[:1]
-    assert kept.warnings == ("1 quotes are longer than 4,000 characters and are not proposed.",)  # the one formatter
+    assert kept.warnings == ("1 quote is longer than 4,000 characters and is not proposed.",)  # the one formatter

@@ -105,6 +105,13 @@ def test_dates_in_words_in_each_language():
             "28 janvier 2014", "janvier 2014", "2014")
     with translation.override("en"):
         assert format_date(day) == "January 28, 2014"
+    # The first of a month, as French writes it ("1 avril 2014" before)
+    first = datetime.date(2014, 4, 1)
+    with translation.override("fr"):
+        assert (format_date(first), format_date(first, "month")) == ("1er avril 2014", "avril 2014")
+        assert format_date(datetime.date(2014, 4, 11)) == "11 avril 2014"
+    with translation.override("en"):
+        assert format_date(first) == "April 1, 2014"
 
 
 def test_the_engine_s_explanations_read_in_french():
