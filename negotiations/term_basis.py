@@ -36,6 +36,10 @@ def term_label(path: str, names: dict[str, str] | None = None) -> str:
     if head == "sources":
         payer, _dot, program = rest.partition(".")
         label = Program(program).label if program in Program.values else program
+        if (payer, program) == ("provincial", Program.PT_OWN):
+            return _("Provincial or territorial money from its own revenue")
+        if (payer, program) == ("federal", Program.FEDERAL_NEW):
+            return _("New federal money")
         worded = {"federal": _("Federal money from %(program)s"),
                   "provincial": _("Provincial or territorial money from %(program)s"),
                   "employer": _("Employer money from %(program)s")}
@@ -54,7 +58,10 @@ _CHOICE_LABELS = {
     **{term.name: dict(term.choices.choices) for term in TERM_FIELDS if term.kind == CHOICE},
     "treatments": dict(Treatment.choices),
 }
-_OPERATOR_WORDS = {"eq": "=", "ne": "≠", "le": "≤", "ge": "≥", "lt": "<", "gt": ">", "in": gettext_lazy("one of")}
+# What a condition asks, in words before the value it names ("asks for at most $0"; "=" and "≤" read as code).
+_OPERATOR_WORDS = {"eq": "", "ne": gettext_lazy("anything but"), "le": gettext_lazy("at most"),
+                   "ge": gettext_lazy("at least"), "lt": gettext_lazy("less than"), "gt": gettext_lazy("more than"),
+                   "in": gettext_lazy("one of")}
 
 
 def term_value_text(path: str, value) -> str:
@@ -75,7 +82,7 @@ def term_value_text(path: str, value) -> str:
 
 
 def failure_reason(failure: Failure, names: dict[str, str] | None = None) -> str:
-    """Why the terms fail a condition, in words: "Federal money from … is $5,000; the condition asks = $0
+    """Why the terms fail a condition, in words: "Federal money from … is $5,000; the condition asks for $0
     (off by $5,000)", in the reader's language (the page, the preview and the API's ``reason``; the API's
     ``term`` keeps the path, for programs)."""
     condition = failure.condition
@@ -87,9 +94,9 @@ def failure_reason(failure: Failure, names: dict[str, str] | None = None) -> str
         asked = ", ".join(term_value_text(failure.term, part) for part in wanted)
     else:
         asked = term_value_text(failure.term, wanted)
-    text = _("%(term)s is %(actual)s; the condition asks %(operator)s %(asked)s") % {
+    text = _("%(term)s is %(actual)s; the condition asks for %(asked)s") % {
         "term": term_label(failure.term, names), "actual": term_value_text(failure.term, failure.actual),
-        "operator": _OPERATOR_WORDS[condition.operator], "asked": asked}
+        "asked": f"{_OPERATOR_WORDS[condition.operator]} {asked}".strip()}
     if failure.gap is not None:
         gap = term_value_text(failure.term, failure.gap)
         text = _("%(reason)s (off by %(gap)s)") % {"reason": text, "gap": gap}

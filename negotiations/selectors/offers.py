@@ -28,7 +28,7 @@ from negotiations.models import (
     TermBasis,
     Treatment,
 )
-from negotiations.term_basis import OfferBasis, offer_basis_with_sources
+from negotiations.term_basis import OfferBasis, offer_basis_with_sources, term_label
 from negotiations.terms import MONEY, PER_TRAINEE, SCALAR_FIELDS, SHARE, TERM_FIELDS, TERMS_BY_TABLE, TermField
 
 HISTORY_SHOWN = 20
@@ -261,11 +261,9 @@ def term_changes(before: Offer, after: Offer) -> list[TermChange]:
         for program in Program:
             key = (payer.value, program.value)
             if key in old_sources or key in new_sources:
-                money(
-                    _("%(payer)s money from %(program)s per trainee")
-                    % {"payer": payer.label.capitalize(), "program": program.label},
-                    old_sources.get(key), new_sources.get(key), f"sources.{payer.value}.{program.value}",
-                )
+                path = f"sources.{payer.value}.{program.value}"
+                money(_("%(term)s, per trainee") % {"term": term_label(path)}, old_sources.get(key),
+                      new_sources.get(key), path)
 
     for term in TERM_FIELDS:
         if term.table != PER_TRAINEE:

@@ -99,14 +99,14 @@ def test_the_api_gives_each_verdict_with_what_fails(cjg, client):
     assert ontario["verdict"] == "fails"
     assert ontario["failing"] == [{
         "term": "sources.federal.LMA", "text": "No funding taken from programs that serve vulnerable workers.",
-        "reason": "Federal money from Labour Market Agreements is $5,000; the condition asks = $0 (off by $5,000)",
+        "reason": "Federal money from Labour Market Agreements is $5,000; the condition asks for $0 (off by $5,000)",
     }]
     # The reason in words is the page's, in the reader's language; the term keeps its path for programs.
     french = client.get("/api/offers/federal-nov-2013/acceptance", HTTP_ACCEPT_LANGUAGE="fr").json()
     ontario = next(item for item in french["items"] if item["jurisdiction"] == "ON")
     assert ontario["failing"][0]["term"] == "sources.federal.LMA"
     assert ontario["failing"][0]["reason"] == ("Fonds fédéraux (Ententes sur le marché du travail)\u00a0: 5\u00a0000\u00a0$; "
-                                               "la condition demande = 0\u00a0$ (écart de 5\u00a0000\u00a0$)")
+                                               "la condition demande 0\u00a0$ (écart de 5\u00a0000\u00a0$)")
     counter = client.get("/api/offers/pt-counter-jan-2014/acceptance").json()
     assert counter["meets"] == 1
     assert {i["jurisdiction"]: i["verdict"] for i in counter["items"]}["QC"] == "meets"

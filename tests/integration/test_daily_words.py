@@ -80,9 +80,9 @@ def test_choices_name_a_record_by_its_date_in_words_first(cjg, editor_client):
 def test_the_offer_page_names_programs_and_conditions_in_words(client, cjg):
     page = seen(client.get("/offers/federal-nov-2013/"))
     assert "PT_OWN" not in page and "sources.federal" not in page
-    assert "Provincial or territorial money from Province's or territory's own revenue" in page
+    assert "Provincial or territorial money from its own revenue" in page  # not "… from Province's or territory's own revenue"
     # Why a P/T would not sign, in words and dollars: not "sources.federal.LMA is 5000.00".
-    assert "Federal money from Labour Market Agreements is $5,000; the condition asks = $0 (off by $5,000)" in page
+    assert "Federal money from Labour Market Agreements is $5,000; the condition asks for $0 (off by $5,000)" in page
     assert "November 8, 2013" in page
 
 

@@ -373,7 +373,7 @@ def test_offer_page_shows_lineage_and_the_term_by_term_difference(client, decemb
     assert "What changed from “Budget 2013”" in html
     assert re.search(r"Federal per trainee</th>\s*<td class=\"num\">\$5,000</td>\s*<td class=\"num\">\$10,000 "
                      r"<small class=\"muted\">\(\+\$5,000\)</small>", html)
-    assert "Federal government money from Labour Market Development Agreements per trainee" in html
+    assert "Federal money from Labour Market Development Agreements, per trainee" in html
     assert "Provincial or territorial per trainee" in html
     assert "Liable for an employer shortfall" in html
     assert 'href="/offers/budget-2013/"' in html
