@@ -65,18 +65,19 @@ _OPERATOR_WORDS = {"eq": "", "ne": gettext_lazy("anything but"), "le": gettext_l
 
 
 def term_value_text(path: str, value) -> str:
-    """A term's value as people read it: amounts and shares through the one formatter, choices in words,
-    the phase-in as its first and last years, "—" for none."""
+    """A term's value as people read it: amounts and shares (as percentages) through the one formatter, choices in
+    words, the phase-in as its first and last years ("15% in 2014-15 to 100% in 2017-18"), "—" for none."""
     write = numbers()
     if path == "phase_in":
         if not value:
             return "—"
         (first, start), (last, end) = value[0], value[-1]
-        return f"{first} → {last}: {write.decimal(start)} → {write.decimal(end)}"
+        return _("%(start)s in %(first)s to %(end)s in %(last)s") % {
+            "start": write.percent(start), "first": first, "end": write.percent(end), "last": last}
     if value is None or value == "":
         return "—"
     if isinstance(value, Decimal):
-        return write.decimal(value) if TERM_BY_PATH.get(path) and TERM_BY_PATH[path].kind == SHARE else write.money(value)
+        return write.percent(value) if TERM_BY_PATH.get(path) and TERM_BY_PATH[path].kind == SHARE else write.money(value)
     labels = _CHOICE_LABELS.get(path.partition(".")[0], {})
     return str(labels.get(value, value))
 
