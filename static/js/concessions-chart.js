@@ -5,6 +5,14 @@
   "use strict";
 
   const colours = { federal: "#b91c1c", provinces: "#1d4ed8" };
+  // Figures as the page's language writes them (10 000 $ and 15 % in French), as the fiscal charts do.
+  const locale = (document.documentElement.lang || "en") + "-CA";
+  const formats = {
+    money: new Intl.NumberFormat(locale, { style: "currency", currency: "CAD", maximumFractionDigits: 0 }),
+    compact: new Intl.NumberFormat(locale, {
+      style: "currency", currency: "CAD", notation: "compact", maximumFractionDigits: 1 }),
+    percent: new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 1 }),
+  };
 
   function draw(canvas) {
     if (!window.Chart || window.Chart.getChart(canvas)) {
@@ -31,8 +39,20 @@
           };
         }),
       },
-      options: { responsive: true, maintainAspectRatio: false, animation: false,
-                 plugins: { legend: { position: "bottom" } } },
+      options: {
+        responsive: true, maintainAspectRatio: false, animation: false,
+        // From zero: an axis starting at the lowest offer made a small move look like a large one.
+        scales: { y: { beginAtZero: true, ticks: { callback: function (value) {
+          return (data.format === "percent" ? formats.percent : formats.compact).format(value);
+        } } } },
+        plugins: {
+          legend: { position: "bottom" },
+          tooltip: { callbacks: { label: function (item) {
+            const written = (data.format === "percent" ? formats.percent : formats.money).format(item.parsed.y);
+            return item.dataset.label + (locale.startsWith("fr") ? "\u00a0: " : ": ") + written;
+          } } },
+        },
+      },
     });
   }
 

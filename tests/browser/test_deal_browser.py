@@ -74,3 +74,21 @@ def test_a_scenario_saved_never_reaches_the_record(page, live_server, cjg_data, 
     page.click("#record-as-offer")
     expect(page.locator("#id_title")).to_have_value(SCENARIO)
     expect(page.locator("#id_treatment_QC")).to_have_value("opts_out_compensated")
+
+
+def test_the_step_charts_write_figures_in_the_page_s_language(page, live_server, cjg_data, no_favicon):
+    # The French negotiation page's charts read "10,000", "460,000,000" and "0.158", from an axis that did not start
+    # at zero; the fiscal page's charts were already French.
+    no_favicon(page)
+    page.goto(f"{live_server.url}/fr/negotiations/canada-job-grant/")
+    page.wait_for_function("() => [...document.querySelectorAll('canvas[data-steps]')].every(c => Chart.getChart(c))")
+    axes = page.evaluate("""() => [...document.querySelectorAll('canvas[data-steps]')].map(canvas => {
+        const chart = Chart.getChart(canvas);
+        const y = chart.scales.y;
+        return {id: canvas.dataset.steps, min: y.min, ticks: y.ticks.map(t => t.label)};
+    })""")
+    assert axes and all(axis["min"] == 0 for axis in axes)
+    labels = [label for axis in axes for label in axis["ticks"]]
+    assert all("$" in label or "%" in label for label in labels), labels
+    assert not any(re.search(r"\d,\d{3}|\d\.\d", label) for label in labels), labels  # no English grouping or point
+    assert any(re.search(r"\d[\u00a0\u202f]%", label) for label in labels), labels  # the employer share: "15 %"
