@@ -268,3 +268,18 @@ def test_french_column_headings(client, cjg, logged_in_superuser):
 
     history = html.unescape(client.get(f"/fr/admin/negotiations/offer/{Offer.objects.first().pk}/history/").content.decode())
     assert ">Modifications</th>" in history and ">Changes</th>" not in history
+
+
+def test_french_never_puts_a_bare_name_after_a_preposition(client, cjg):
+    # A government's name or a negotiation's title put in a French sentence lost its article: "pour Québec",
+    # "à Ontario", "Position actuelle sur Subvention canadienne…", "Déposée par Gouvernement du Canada",
+    # "· à Ottawa transmet en privé…" (a meeting's title after "at").
+    def seen(address):  # (str.split() would take the no-break spaces for spaces)
+        return re.sub(r"[ \t\n]+", " ", html.unescape(client.get(address).content.decode()))
+
+    quebec = seen("/fr/jurisdictions/QC/")
+    assert "Québec\xa0: ce que chaque offre signifierait" in quebec
+    assert "pour Québec" not in quebec and "sur Subvention" not in quebec
+    offer = seen("/fr/offers/federal-dec-2013/")
+    assert "Déposée par\xa0:" in offer and "lors de la réunion\xa0:" in offer
+    assert "· à " not in offer
