@@ -7,7 +7,7 @@ as well as the fiscal ones, writes $15,000 / 15 000 $ and 0.15 / 0,15 the same w
 from decimal import Decimal, InvalidOperation
 
 from django import template
-from django.utils.translation import get_language
+from django.utils.translation import get_language, pgettext
 
 from config.numbers import colon, format_date, numbers
 from negotiations.term_basis import failure_reason
@@ -65,6 +65,13 @@ def reason(failure):
 
 
 register.filter("colon", colon)
+
+
+@register.filter(is_safe=True)
+def quoted(text):
+    """Words between the quotation marks of the reader's language: “…” in English, « … » in French (whatever the
+    language of the words: French typography marks an English quote « » too)."""
+    return pgettext("words between quotation marks", "“%(text)s”") % {"text": text}
 
 
 @register.filter

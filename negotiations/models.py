@@ -283,6 +283,11 @@ class Source(models.Model):
     def get_absolute_url(self):
         return reverse("negotiations:source", args=[self.slug])
 
+    @property
+    def published_title(self) -> str:
+        """The title as the source published it, in its own language (a citation's; ``title`` is the reader's)."""
+        return getattr(self, f"title_{self.language}", None) or self.title
+
 
 class Meeting(models.Model):
     class Kind(models.TextChoices):

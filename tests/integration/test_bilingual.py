@@ -76,7 +76,8 @@ def test_the_french_page_shows_the_record_in_french(client, cjg):
 
 def test_quotes_keep_their_language_and_say_when_they_are_a_translation(client, cjg):
     html = client.get("/fr/people/agnes-maltais/").content.decode()
-    assert '<p lang="en">“We want a renewal of the Labour Market Agreement, the way it is now.”</p>' in html
+    # the quote in its language, between the page's marks (« » in French, whatever the quote's language)
+    assert '<p lang="en">«\xa0We want a renewal of the Labour Market Agreement, the way it is now.\xa0»</p>' in html
     assert "dit en français; la citation est la traduction anglaise publiée par la source" in html
     english = client.get("/people/agnes-maltais/").content.decode()
     assert "said in French; the quote is the English translation the source published" in english
@@ -283,3 +284,15 @@ def test_french_never_puts_a_bare_name_after_a_preposition(client, cjg):
     offer = seen("/fr/offers/federal-dec-2013/")
     assert "Déposée par\xa0:" in offer and "lors de la réunion\xa0:" in offer
     assert "· à " not in offer
+
+
+def test_a_citation_gives_the_title_as_published_between_the_page_s_marks(client, cjg):
+    # The French citation gave the title's French translation between English marks, as if the article bore it,
+    # and a space before its last point ("15 janvier 2014 .").
+    french = html.unescape(client.get("/fr/sources/cbc-2014-01-15-december-offer/").content.decode())
+    citation = french.split('class="source-citation small">', 1)[1].split("</p>", 1)[0]
+    assert ("CBC News, «\xa0Details of Ottawa's December offer come out: no more provincial matching\xa0», "
+            '<time datetime="2014-01-15">15 janvier 2014</time>.') in citation
+    english = html.unescape(client.get("/sources/cbc-2014-01-15-december-offer/").content.decode())
+    assert "“Details of Ottawa's December offer come out: no more provincial matching”, " in english
+    assert "January 15, 2014</time>." in english
