@@ -88,6 +88,10 @@ class ScenarioForm(OfferTermsForm):
 
     OWN_FIELDS = ("title", "negotiation", "tabled_on", "participation", "fiscal_year")
 
+    def scenario_fields(self) -> list[forms.BoundField]:
+        """The scenario's own fields, then the offer it answers: the form's first fieldset."""
+        return [self[name] for name in (*self.OWN_FIELDS, "responds_to")]
+
     def scenario(self) -> dict:
         """The scenario's own fields, as ``grants.scenarios.scenario_create`` takes them."""
         data = self.cleaned_data

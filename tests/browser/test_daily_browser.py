@@ -331,3 +331,16 @@ def test_the_offer_form_beside_its_preview_keeps_its_fields_whole(page, live_ser
         assert fields["x"] + fields["width"] <= preview["x"] or preview["y"] >= fields["y"] + fields["height"], prefix
         source = page.locator("select[name='basis__max_grant__source']").bounding_box()
         assert source["width"] >= 250, (prefix, source)
+
+
+def test_the_french_header_keeps_to_one_row_at_1280(page, live_server, cjg_data, editor_login, no_favicon):
+    # The French header wrapped to three rows (about 190 px: the site's name, the links, "Déconnecter editor"),
+    # and named the admin "Administration" beside the jurisdictions' "Administrations".
+    no_favicon(page)
+    editor_login(page)
+    heights = {}
+    for prefix in ("", "/fr"):
+        page.goto(f"{live_server.url}{prefix}/negotiations/canada-job-grant/")
+        heights[prefix] = page.evaluate("() => document.querySelector('header').getBoundingClientRect().height")
+    assert heights["/fr"] <= heights[""] + 1, heights
+    assert page.locator("header nav").get_by_role("link", name="Gestion").count() == 1

@@ -95,3 +95,14 @@ def test_bad_input_is_refused_next_to_the_field_and_nothing_is_lost(client, cjg,
 def test_readers_cannot_save_a_scenario(client, cjg):
     client.force_login(UserFactory(username="reader"))
     assert save(client).status_code == 403
+
+
+def test_a_refused_scenario_groups_its_terms_as_the_offer_form_does(client, cjg, editor):
+    # The scenario form flowed every field through one grid: a fiscal year stood beside the wrong fraction.
+    client.force_login(editor)
+    html = save(client, max_grant="").content.decode()
+    for legend in ("The scenario", "Per trainee", "Where the government money comes from", "Phase-in"):
+        assert f"<legend>{legend}</legend>" in html
+    row = html.split('<table class="phase-in-table">', 1)[1].split("</tr>", 2)[1]
+    assert 'name="phase_in_year_0"' in row and 'name="phase_in_fraction_0"' in row  # a year beside its fraction
+    assert html.index('name="title"') < html.index('name="responds_to"') < html.index('name="max_grant"')
