@@ -180,7 +180,7 @@ def test_matrix_page_has_linked_rows_months_and_cells(client, governments, empty
 
     assert response.status_code == 200
     assert '<a href="/jurisdictions/ON/"' in html and '<a href="/jurisdictions/CA/"' in html
-    assert ">Jul 2013</time>" in html and ">Sep 2013</time>" in html
+    assert ">July 2013</time>" in html and ">Sept. 2013</time>" in html
     cell = "/negotiations/canada-job-grant/stances/ON/2013-07"
     assert f'<td><a href="{cell}" class="stance-opposes recorded"' in html
     assert f'hx-get="{cell}" hx-target="#evidence" hx-push-url="true"' in html
