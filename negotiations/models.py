@@ -536,7 +536,9 @@ class FundingSource(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.get_payer_display()}: {self.amount} from {self.program}"
+        from config.numbers import format_money
+
+        return f"{_colon(self.get_payer_display())} {format_money(self.amount)} ({self.get_program_display()})"
 
 
 class JurisdictionTreatment(models.Model):
@@ -587,7 +589,9 @@ class PhaseInStep(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.fiscal_year}: {self.fraction}"
+        from config.numbers import format_percent
+
+        return f"{_colon(self.fiscal_year)} {format_percent(self.fraction)}"
 
 
 class TermBasis(models.Model):
@@ -627,7 +631,9 @@ class TermBasis(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.term}: {self.get_status_display()}"
+        from negotiations.term_basis import term_label
+
+        return f"{_colon(term_label(self.term))} {self.get_status_display()}"
 
 
 class Position(models.Model):
@@ -674,7 +680,8 @@ class Position(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.jurisdiction.code} {self.get_stance_display()} as of {_day(self.as_of, self.date_precision)}"
+        return _("%(code)s %(stance)s as of %(date)s") % {
+            "code": self.jurisdiction.code, "stance": self.get_stance_display(), "date": _day(self.as_of, self.date_precision)}
 
 
 class SourcePassage(models.Model):

@@ -304,3 +304,22 @@ def test_the_stance_matrix_names_its_months_apart(client, cjg):
     assert ">juin 2013</time>" in french and ">juil. 2013</time>" in french and ">jui 2013<" not in french
     english = html.unescape(client.get("/negotiations/canada-job-grant/stances").content.decode())
     assert ">June 2013</time>" in english and ">July 2013</time>" in english
+
+
+def test_the_admin_names_rows_in_the_reader_s_language(client, cjg, logged_in_superuser):
+    # The French admin named a position "CA appuie as of 21 mars 2013", a source row "gouvernement fédéral: 5000.00
+    # from LMA", a phase-in step "2014-15: 0.150" and a basis row by its path ("employer_min_share: supposée").
+    from django.utils import translation
+
+    from negotiations.models import FundingSource, PhaseInStep, Position, TermBasis
+
+    with translation.override("fr"):
+        position = str(Position.objects.get(jurisdiction__code="CA", as_of="2013-03-21"))
+        assert position == "CA appuie au 21 mars 2013"
+        source = str(FundingSource.objects.filter(program="LMA", amount=5000).first())
+        assert source.endswith("\xa0: 5\xa0000\xa0$ (Ententes sur le marché du travail)")
+        step = str(PhaseInStep.objects.first())
+        assert "\xa0: " in step and step.endswith("\xa0%")
+        basis = TermBasis.objects.filter(term="employer_min_share").first()
+        if basis is not None:
+            assert "employer_min_share" not in str(basis)
