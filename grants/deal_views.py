@@ -140,8 +140,10 @@ def scenario_compare(request, pk):
     context = {"scenario": scenario, "other": other, "other_kind": kind, "comparable": _comparable(scenario),
                "chosen": other_key, "comparison": None, "problems": [], "error": None}
     if other is None:
-        context["error"] = _("Choose an offer or a scenario to compare with.") if not other_key else _(
-            "“%(key)s” is neither an offer nor a saved scenario.") % {"key": other_key}
+        if other_key:
+            context["error"] = _("“%(key)s” is neither an offer nor a saved scenario.") % {"key": other_key}
+        else:  # nothing chosen yet: a prompt, not an error
+            context["prompt"] = _("Choose an offer or a scenario to compare with.")
         return render(request, "grants/scenario_compare.html", context, status=400 if other_key else 200)
     try:
         mine = scenarios.scenario_effect(scenario)

@@ -67,6 +67,11 @@ def test_it_compares_with_any_offer_or_scenario(client, cjg, editor):
     assert 'data-code="QC"' in html
     response = client.get(f"/scenarios/{second.pk}/compare", {"with": "offer:nowhere"})
     assert response.status_code == 400 and "neither an offer nor a saved scenario" in response.content.decode()
+    assert 'aria-invalid="true"' in response.content.decode()
+    # Opened with nothing chosen: a prompt, not an error (the select was marked invalid before anything was done)
+    first_look = client.get(f"/scenarios/{second.pk}/compare").content.decode()
+    assert "Choose an offer or a scenario to compare with." in first_look
+    assert 'aria-invalid' not in first_look and 'role="alert"' not in first_look
 
 
 def test_record_as_offer_opens_the_offer_form_filled_from_it(client, cjg, editor):
