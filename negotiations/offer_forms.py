@@ -109,7 +109,7 @@ class MoneyField(forms.DecimalField):
 
     def widget_attrs(self, widget):
         # A text box (a number box would drop "$300M" as empty); no step/min/max of DecimalField.
-        return {"inputmode": "decimal", "autocomplete": "off"}
+        return {"inputmode": "decimal"}
 
 
 def _money_field(label, *, max_digits=12, required=True, help_text=""):

@@ -344,3 +344,19 @@ def test_the_french_header_keeps_to_one_row_at_1280(page, live_server, cjg_data,
         heights[prefix] = page.evaluate("() => document.querySelector('header').getBoundingClientRect().height")
     assert heights["/fr"] <= heights[""] + 1, heights
     assert page.locator("header nav").get_by_role("link", name="Gestion").count() == 1
+
+
+def test_going_back_to_the_offer_form_keeps_the_amounts_typed(page, live_server, fiscal_data, editor_login, no_favicon):
+    # Back on the form after leaving it, the browser brought the title back but blanked every amount
+    # (autocomplete="off" on the money boxes), and the next save was refused five times over.
+    no_favicon(page)
+    editor_login(page)
+    page.goto(f"{live_server.url}/offers/new")
+    page.locator("#id_title").press_sequentially("Typed then left")
+    page.locator("#id_max_grant").press_sequentially("15000")
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.locator("header.site-header").get_by_role("link", name="Offers").click()
+    page.wait_for_url("**/offers/")
+    page.go_back()
+    expect(page.locator("#id_title")).to_have_value("Typed then left")
+    expect(page.locator("#id_max_grant")).to_have_value("15000")
