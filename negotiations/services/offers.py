@@ -130,6 +130,8 @@ def offer_create(
     _refuse_broken_terms(terms)
     basis_rows = _basis_rows(basis)
     with transaction.atomic():
+        # the version's lock first, as every writer takes it: a second post of the same offer waits for the first
+        record_cache.record_changed()
         jurisdictions = _treated_jurisdictions(terms)
         offer = Offer(
             negotiation=negotiation, slug=slug or _free_slug(title),
@@ -379,6 +381,15 @@ def _validate(offer: Offer, *, tabled_by: list[Jurisdiction]) -> None:
         errors.setdefault("tabled_by", []).append(
             ValidationError(_("Name at least one government that tabled the offer."), code="required")
         )
+    # The same offer twice (a double click, a form sent again from the browser's history): refused by its title
+    # and date. Writers queue on the record version's lock (record_changed), so two posts cannot both pass.
+    same = (Offer.objects.filter(negotiation_id=offer.negotiation_id, tabled_on=offer.tabled_on,
+                                 title__iexact=(offer.title or "").strip()).exclude(pk=offer.pk).only("slug").first()
+            if offer.tabled_on and offer.title and not errors.get("title") else None)
+    if same is not None:
+        errors.setdefault("title", []).append(ValidationError(
+            _("An offer with this title, tabled on this date, is already recorded (%(slug)s): change the title or "
+              "the date, or edit that offer.") % {"slug": same.slug}, code="duplicate"))
     if errors:
         raise ValidationError(errors)
 

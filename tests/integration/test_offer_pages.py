@@ -475,3 +475,18 @@ def test_form_query_counts_do_not_grow_either(client, december, offer_editor):
     grow(budget, 12)
     large = [count_queries(client, "get", url) for url in urls]
     assert small == large
+
+
+def test_the_same_offer_posted_twice_is_recorded_once(client, budget, offer_editor):
+    # A double click, or the form sent again from the browser's history, recorded "double-click-offer-2".
+    client.force_login(offer_editor)
+    data = offer_post(title="Double click offer", slug="")
+    first = client.post(reverse("negotiations:offer_new"), data)
+    assert first.status_code == 302
+    again = client.post(reverse("negotiations:offer_new"), data)
+    assert again.status_code == 200
+    html = again.content.decode()
+    slot = html.split('id="id_title_error"', 1)[1].split("</div>", 1)[0]
+    assert "An offer with this title, tabled on this date, is already recorded (double-click-offer)" in slot
+    assert 'value="Double click offer"' in html  # what was typed stays
+    assert Offer.objects.filter(title="Double click offer").count() == 1

@@ -111,8 +111,12 @@ def test_a_taken_slug_is_refused_by_name(world, actor):
 
 def test_a_slug_made_from_the_title_gets_a_number_when_taken(world, actor):
     first = create(actor, world, title="Counter-proposal")
-    second = create(actor, world, title="Counter-proposal")
+    second = create(actor, world, title="Counter-proposal", tabled_on=datetime.date(2014, 1, 29))  # another day
     assert (first.slug, second.slug) == ("counter-proposal", "counter-proposal-2")
+    # the same title on the same day is the same offer twice (a double click), refused by its title
+    with pytest.raises(ValidationError) as refused:
+        create(actor, world, title="counter-proposal ")
+    assert "already recorded (counter-proposal)" in str(refused.value.message_dict["title"])
 
 
 def test_a_slug_taken_between_the_check_and_the_write_is_still_reported_by_name(world, actor, monkeypatch):
