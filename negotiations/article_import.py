@@ -66,6 +66,10 @@ _SPEECH_VERBS = (
     "remarked|observed|cautioned|urged|admitted|admits|countered|counters|pointed out|went on|quipped|vowed"
 )
 _VERB = re.compile(rf"\b(?:{_SPEECH_VERBS})\b")
+# A speech verb, English or French, around a quote whose speaker the reader could not make out: someone else is
+# named there, so the quote does not continue the previous speaker's (it is left for the editor to attribute).
+_SOMEONE_SPEAKS = re.compile(rf"\b(?:{_SPEECH_VERBS})\b|\b(?:a|ont)\s+(?:déclaré|affirmé|dit|ajouté|soutenu|indiqué|"
+                             rf"expliqué|lancé|précisé|souligné|répondu|prévenu)\b", re.IGNORECASE)
 _SKIPPABLE = {"also", "later", "then", "again", "has", "had", "have", "did", "does", "was", "is", "previously",
               "earlier", "once", "repeatedly", "recently", "simply", "only", "would", "will", "flatly"}
 _ROLE_WORDS = {
@@ -91,6 +95,9 @@ _ABBREVIATIONS = re.compile(
 )
 _WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _WEEKDAYS_FR = ["lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"]
+# When it was said, read into a role that runs on to the end of its clause ("minister of training, on Friday").
+_TRAILING_TIME = re.compile(rf",?\s+(?:on\s+|last\s+|this\s+)?(?:{'|'.join(_WEEKDAYS)}|yesterday|today)\b.*$",
+                            re.IGNORECASE)
 _MONTH = (r"(?:Jan(?:uary|\.)?|Feb(?:ruary|\.)?|March|Mar\.|April|Apr\.|May|June|July|Aug(?:ust|\.)?|"
           r"Sept?(?:ember|\.)?|Oct(?:ober|\.)?|Nov(?:ember|\.)?|Dec(?:ember|\.)?)")
 _MONTH_FR = r"(?:janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre)"
@@ -555,7 +562,7 @@ class _Reader:
         mention = self._attribution(head_sentence, tail_sentence)
         person, how = self._resolve(mention) if mention else (None, "")
         continuation = False
-        if person is None and mention is None:
+        if person is None and mention is None and not _SOMEONE_SPEAKS.search(frame):
             if previous is not None and previous[1] is not None:
                 person, how = previous[1], "continues the quote before"
                 continuation = True
@@ -856,7 +863,7 @@ class _Reader:
             return None
         if not person.name:
             self.warnings.append(f"Speaker known only by role ({person.role}): give their name.")
-        return SpeakerProposal(name=person.name, role=person.role, jurisdiction=person.jurisdiction,
+        return SpeakerProposal(name=person.name, role=_TRAILING_TIME.sub("", person.role), jurisdiction=person.jurisdiction,
                                organization=person.organization, known=person.known, how=how)
 
     def _spoke(self, person: _Person) -> None:

@@ -213,3 +213,22 @@ def test_every_warning_of_the_reader_reads_in_french():
         assert warning_text("No quotation found in the article.") == "Aucune citation trouvée dans l'article."
         assert warning_text("A quotation mark is never closed: “so”") == "Un guillemet n'est jamais fermé\xa0: «\xa0so\xa0»"
         assert warning_text("Something new.") == "Something new."
+
+
+def test_a_quote_attributed_to_someone_the_reader_cannot_make_out_is_not_the_previous_speaker_s():
+    # "Erin Selby, said the province is “…”" and "« … », a déclaré la ministre Agnès Maltais" were proposed as the
+    # words of the spokesman quoted just before; and a role ran on to "…, on Friday".
+    text = ('TORONTO -- Provinces again rejected the grant on Friday.\n\n'
+            '"We will not sign anything that guts our programs," said Brad Duguid, Ontario\'s minister of training, '
+            'colleges and universities, on Friday.\n\n'
+            '"The door is still open," said Kenney\'s spokesman Nick Koolsbergen.\n\n'
+            'Manitoba\'s new minister, Erin Selby, said the province is "deeply worried about vulnerable workers."\n\n'
+            '"Nous ne signerons pas," a déclaré la ministre Agnès Maltais.')
+    proposal = propose(text, published=datetime.date(2014, 2, 7))
+    speakers = {item.quote: item.speaker for item in proposal.statements}
+    assert speakers["We will not sign anything that guts our programs."].role == (
+        "minister of training, colleges and universities")
+    assert speakers["The door is still open."].name == "Nick Koolsbergen"
+    assert speakers["deeply worried about vulnerable workers."] is None
+    assert speakers["Nous ne signerons pas."] is None
+    assert sum("No speaker found" in warning for warning in proposal.warnings) == 2
