@@ -170,7 +170,7 @@ class StatementForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm
         super().__init__(*args, **kwargs)
         self.fields["jurisdiction"].empty_label = _("none: a stakeholder")
         self.fields["meeting"].empty_label = _("none")
-        self.fields["original_language"].choices = [("", _("the quote's own: not a translation")), *Language.choices]
+        self.fields["original_language"].choices = [("", _("not a translation")), *Language.choices]
         self.fields["source"].queryset = Source.objects.only("slug", "outlet", "title", "published_on", "date_precision")
         self.fields["meeting"].queryset = Meeting.objects.only("slug", "title", "date", "date_precision")
         self.fields["context_fr"].label = _("Context in French")

@@ -114,7 +114,7 @@ class ProposalForm(forms.ModelForm):
                                                    empty_label=_("a new person (name below)"))
         self.fields["jurisdiction"] = ListedChoiceField(objects=jurisdictions, key="code", label=_("On behalf of"),
                                                         empty_label=_("none: a stakeholder"))
-        self.fields["original_language"].choices = [("", _("the quote's own: not a translation")),
+        self.fields["original_language"].choices = [("", _("not a translation")),
                                                     *Language.choices]
         instance = self.instance
         self.initial["speaker"] = instance.speaker.slug if instance.speaker_id else ""
