@@ -12,9 +12,9 @@ from negotiations import bounds
 from negotiations.acceptance import CHOICES, OWN_TREATMENT, condition_problems
 from negotiations.bounds import has_control_characters
 from negotiations.models import (
+    ORIGINAL_LANGUAGE_CHOICES,
     Condition,
     Jurisdiction,
-    Language,
     Meeting,
     Negotiation,
     Offer,
@@ -25,7 +25,7 @@ from negotiations.models import (
     Statement,
 )
 from negotiations.term_basis import term_label
-from negotiations.terms import SHARE, TERM_BY_PATH, term_paths
+from negotiations.terms import is_share, term_paths
 from negotiations.validators import (
     CONTROL_CHARACTER_MESSAGE,
     reported_after,
@@ -170,7 +170,7 @@ class StatementForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm
         super().__init__(*args, **kwargs)
         self.fields["jurisdiction"].empty_label = _("none: a stakeholder")
         self.fields["meeting"].empty_label = _("none")
-        self.fields["original_language"].choices = [("", _("not a translation")), *Language.choices]
+        self.fields["original_language"].choices = ORIGINAL_LANGUAGE_CHOICES
         self.fields["source"].queryset = Source.objects.only("slug", "outlet", "title", "published_on", "date_precision")
         self.fields["meeting"].queryset = Meeting.objects.only("slug", "title", "date", "date_precision")
         self.fields["context_fr"].label = _("Context in French")
@@ -182,8 +182,7 @@ class StatementForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm
     def clean(self):
         cleaned = super().clean()
         said, source = cleaned.get("date"), cleaned.get("source")
-        if (said and source and bounds.date_in_range(said)
-                and not reported_after(said, source.published_on, source.date_precision)):
+        if said and source and not reported_after(said, source.published_on, source.date_precision):
             self.add_error("date", _("The source was published on %(published)s: what it reports was not said "
                                      "later. Check the date, or the source.") % {"published": format_date(source.published_on)})
         return cleaned
@@ -311,7 +310,7 @@ def _value_problem(term: str, value: str) -> str:
     if choices is not None:
         return _("“%(value)s” is not a value of this term; use one of: %(values)s.") % {
             "value": value, "values": ", ".join(choice or _("(none)") for choice in choices)}
-    if TERM_BY_PATH.get(term) is not None and TERM_BY_PATH[term].kind == SHARE:
+    if is_share(term):
         return _("“%(value)s” is not a fraction: write a number from 0 to 1, such as 0.15.") % {"value": value}
     return _("“%(value)s” is not an amount: write a number, such as 0 or 5000.") % {"value": value}
 

@@ -6,11 +6,10 @@ from django.utils.translation import gettext_lazy as _
 from config.numbers import format_count, format_date
 from negotiations import bounds
 from negotiations.article_text import NotText, read_article
-from negotiations.bounds import date_in_range
 from negotiations.models import (
+    ORIGINAL_LANGUAGE_CHOICES,
     ArticleImport,
     Jurisdiction,
-    Language,
     Negotiation,
     Person,
     ProposedStatement,
@@ -114,8 +113,7 @@ class ProposalForm(forms.ModelForm):
                                                    empty_label=_("a new person (name below)"))
         self.fields["jurisdiction"] = ListedChoiceField(objects=jurisdictions, key="code", label=_("On behalf of"),
                                                         empty_label=_("none: a stakeholder"))
-        self.fields["original_language"].choices = [("", _("not a translation")),
-                                                    *Language.choices]
+        self.fields["original_language"].choices = ORIGINAL_LANGUAGE_CHOICES
         instance = self.instance
         self.initial["speaker"] = instance.speaker.slug if instance.speaker_id else ""
         self.initial["jurisdiction"] = instance.jurisdiction.code if instance.jurisdiction_id else ""
@@ -130,8 +128,7 @@ class ProposalForm(forms.ModelForm):
             self.add_error("date", _("Give the date it was said."))
         published = self.instance.article_import.published_on if self.instance.article_import_id else None
         said = cleaned.get("date")
-        if said and published and date_in_range(said) and not reported_after(
-                said, published, self.instance.article_import.date_precision):
+        if said and published and not reported_after(said, published, self.instance.article_import.date_precision):
             self.add_error("date", _("The article was published on %(published)s: what it reports was not said "
                                      "later.") % {"published": format_date(published)})
         return cleaned

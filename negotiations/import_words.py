@@ -2,33 +2,33 @@
 
 ``negotiations.article_import`` and ``negotiations.article_text`` are pure and write their warnings in English,
 as the import API gives them and as an import keeps them; the review page shows each through this table.
-A warning the table does not know is shown as it was written.
+Each warning is written once, as its msgid: the pattern that recognises it is made from it (a placeholder such as
+``%(text)s`` matches any text). A warning the table does not know is shown as it was written.
 """
 
 import re
 
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, gettext_noop
 
-_WARNINGS = tuple((re.compile(pattern, re.DOTALL), words) for pattern, words in (
-    (r"No headline found: give the source a title\.", _("No headline found: give the source a title.")),
-    (r"No outlet found: say which outlet published the article\.",
-     _("No outlet found: say which outlet published the article.")),
-    (r"No publication date found: give one, so that “Wednesday” and the like can be dated\.",
-     _("No publication date found: give one, so that “Wednesday” and the like can be dated.")),
-    (r"No quotation found in the article\.", _("No quotation found in the article.")),
-    (r"No speaker found for “(?P<text>.*)”: choose one\.", _("No speaker found for “%(text)s”: choose one.")),
-    (r"A quotation mark is never closed: “(?P<text>.*)”", _("A quotation mark is never closed: “%(text)s”")),
-    (r"Speaker known only by role \((?P<role>.*)\): give their name\.",
-     _("Speaker known only by role (%(role)s): give their name.")),
-    (r"A character was lost in the encoding and could not be restored \(shown as \ufffd\): “(?P<text>.*)”",
-     _("A character was lost in the encoding and could not be restored (shown as �): “%(text)s”")),
-))
+_MSGIDS = (
+    gettext_noop("No headline found: give the source a title."),
+    gettext_noop("No outlet found: say which outlet published the article."),
+    gettext_noop("No publication date found: give one, so that “Wednesday” and the like can be dated."),
+    gettext_noop("No quotation found in the article."),
+    gettext_noop("No speaker found for “%(text)s”: choose one."),
+    gettext_noop("A quotation mark is never closed: “%(text)s”"),
+    gettext_noop("Speaker known only by role (%(role)s): give their name."),
+    gettext_noop("A character was lost in the encoding and could not be restored (shown as �): “%(text)s”"),
+)
+_WARNINGS = tuple(
+    (re.compile(re.sub(r"%\\\((\w+)\\\)s", r"(?P<\1>.*)", re.escape(msgid)), re.DOTALL), msgid) for msgid in _MSGIDS
+)
 
 
 def warning_text(warning: str) -> str:
     """One of the reader's warnings in the current language."""
-    for pattern, words in _WARNINGS:
+    for pattern, msgid in _WARNINGS:
         found = pattern.fullmatch(warning)
         if found:
-            return str(words) % found.groupdict() if found.groupdict() else str(words)
+            return gettext(msgid) % found.groupdict() if found.groupdict() else gettext(msgid)
     return warning

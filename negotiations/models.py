@@ -59,6 +59,10 @@ class Language(models.TextChoices):
     FRENCH = "fr", _("French")
 
 
+# The site's forms' choices for the language a quote was spoken in: none chosen says it is not a translation.
+ORIGINAL_LANGUAGE_CHOICES = [("", _("not a translation")), *Language.choices]
+
+
 def search_index(*, name: str, fields: tuple[str, ...]) -> GinIndex:
     """The full-text index of one kind of record: the very vector negotiations.search builds for it.
 

@@ -19,10 +19,10 @@ from negotiations.terms import (
     CHOICE,
     INFERRED,
     REPORTED,
-    SHARE,
     TERM_BY_PATH,
     TERM_FIELDS,
     TermBasisEntry,
+    is_share,
     term_paths,
 )
 
@@ -77,7 +77,7 @@ def term_value_text(path: str, value) -> str:
     if value is None or value == "":
         return "—"
     if isinstance(value, Decimal):
-        return write.percent(value) if TERM_BY_PATH.get(path) and TERM_BY_PATH[path].kind == SHARE else write.money(value)
+        return write.percent(value) if is_share(path) else write.money(value)
     labels = _CHOICE_LABELS.get(path.partition(".")[0], {})
     return str(labels.get(value, value))
 

@@ -222,6 +222,12 @@ TERMS_BY_TABLE = {table: tuple(term for term in TERM_FIELDS if term.table == tab
 SCALAR_PATHS = tuple(dict.fromkeys(term.path for term in TERM_FIELDS if not term.path.startswith("split.")))
 # A path's words and kind: "scale" is the national amount (its program is said beside it).
 TERM_BY_PATH = {term.path: term for term in TERM_FIELDS}
+
+
+def is_share(path: str) -> bool:
+    """Whether the term at ``path`` is a share (a fraction from 0 to 1, shown as a percentage), not money."""
+    term = TERM_BY_PATH.get(path)
+    return term is not None and term.kind == SHARE
 # The one-value terms that check_terms reads (OfferTerms.problems and the admin pass them by name).
 RULED_FIELDS = ("max_grant", "federal_amount", "provincial_amount", "employer_amount", "employer_min_share",
                 "scale_amount", "scale_program")

@@ -38,8 +38,9 @@ def validate_not_after_today(value) -> None:
 
 def reported_after(said: datetime.date, published: datetime.date | None, precision: str) -> bool:
     """Whether something said on ``said`` can be reported by a source published on ``published`` (to ``precision``:
-    a source dated to the month or year reports what was said in it or before; an approximate date is not held)."""
-    if published is None or precision == "approximate":
+    a source dated to the month or year reports what was said in it or before; an approximate date is not held, nor
+    a date outside the record's range, which ``validate_record_date`` refuses with its own message)."""
+    if published is None or precision == "approximate" or not bounds.date_in_range(said):
         return True
     if precision == "year":
         return said.year <= published.year

@@ -13,7 +13,7 @@ from negotiations.models import Jurisdiction, Negotiation
 from negotiations.selectors import verdicts
 from negotiations.term_basis import term_label
 from negotiations.term_basis import term_value_text as shown
-from negotiations.terms import SHARE, TERM_BY_PATH
+from negotiations.terms import is_share
 
 PARTY_LABELS = {rules.FEDERAL: _("Ottawa"), rules.PROVINCES: _("Provinces and territories")}
 
@@ -21,9 +21,8 @@ PARTY_LABELS = {rules.FEDERAL: _("Ottawa"), rules.PROVINCES: _("Provinces and te
 def _chart(term: rules.TermRounds) -> dict:
     """A step chart's data: one point per offer, each side's line carried forward between its own offers; its
     values are money, or shares drawn as percentages (the script writes them in the page's language)."""
-    share = TERM_BY_PATH.get(term.term) is not None and TERM_BY_PATH[term.term].kind == SHARE
     return {
-        "format": "percent" if share else "money",
+        "format": "percent" if is_share(term.term) else "money",
         "labels": [format_date(v.tabled_on) for v in term.rounds],
         "series": [
             {"key": party, "label": str(PARTY_LABELS[party]),
