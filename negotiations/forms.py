@@ -12,7 +12,6 @@ from negotiations import bounds
 from negotiations.acceptance import CHOICES, OWN_TREATMENT, condition_problems
 from negotiations.bounds import has_control_characters
 from negotiations.models import (
-    ORIGINAL_LANGUAGE_CHOICES,
     Condition,
     Jurisdiction,
     Meeting,
@@ -170,7 +169,6 @@ class StatementForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm
         super().__init__(*args, **kwargs)
         self.fields["jurisdiction"].empty_label = _("none: a stakeholder")
         self.fields["meeting"].empty_label = _("none")
-        self.fields["original_language"].choices = ORIGINAL_LANGUAGE_CHOICES
         self.fields["source"].queryset = Source.objects.only("slug", "outlet", "title", "published_on", "date_precision")
         self.fields["meeting"].queryset = Meeting.objects.only("slug", "title", "date", "date_precision")
         self.fields["context_fr"].label = _("Context in French")

@@ -7,7 +7,6 @@ from config.numbers import format_count, format_date
 from negotiations import bounds
 from negotiations.article_text import NotText, read_article
 from negotiations.models import (
-    ORIGINAL_LANGUAGE_CHOICES,
     ArticleImport,
     Jurisdiction,
     Negotiation,
@@ -113,7 +112,6 @@ class ProposalForm(forms.ModelForm):
                                                    empty_label=_("a new person (name below)"))
         self.fields["jurisdiction"] = ListedChoiceField(objects=jurisdictions, key="code", label=_("On behalf of"),
                                                         empty_label=_("none: a stakeholder"))
-        self.fields["original_language"].choices = ORIGINAL_LANGUAGE_CHOICES
         instance = self.instance
         self.initial["speaker"] = instance.speaker.slug if instance.speaker_id else ""
         self.initial["jurisdiction"] = instance.jurisdiction.code if instance.jurisdiction_id else ""

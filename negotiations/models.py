@@ -59,7 +59,8 @@ class Language(models.TextChoices):
     FRENCH = "fr", _("French")
 
 
-# The site's forms' choices for the language a quote was spoken in: none chosen says it is not a translation.
+# The language a quote was spoken in: none chosen says it is not a translation. The blank choice is named
+# here, on the fields, so that every form of them (the site's and the admin's) offers it in words, not "---------".
 ORIGINAL_LANGUAGE_CHOICES = [("", _("not a translation")), *Language.choices]
 
 
@@ -355,7 +356,7 @@ class Statement(models.Model):
     date_precision = dated_precision_field()
     language = models.CharField(_("language of the quote"), max_length=2, choices=Language.choices, default="en")
     original_language = models.CharField(
-        _("language spoken"), max_length=2, choices=Language.choices, blank=True,
+        _("language spoken"), max_length=2, choices=ORIGINAL_LANGUAGE_CHOICES, blank=True,
         help_text=_("Set when the quote is a translation."),
     )
     quote = bounded_text(_("quote"), bounds.QUOTE_LENGTH)
@@ -909,7 +910,8 @@ class ProposedStatement(models.Model):
     date_precision = dated_precision_field()
     date_basis = models.CharField(_("date read from"), max_length=200, blank=True)
     language = models.CharField(_("language of the quote"), max_length=2, choices=Language.choices, default="en")
-    original_language = models.CharField(_("language spoken"), max_length=2, choices=Language.choices, blank=True)
+    original_language = models.CharField(
+        _("language spoken"), max_length=2, choices=ORIGINAL_LANGUAGE_CHOICES, blank=True)
     context = models.CharField(_("context"), max_length=300, blank=True)
     quote_start = models.PositiveIntegerField(_("start of the quote"), default=0)
     quote_end = models.PositiveIntegerField(_("end of the quote"), default=0)

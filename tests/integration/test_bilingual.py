@@ -323,3 +323,16 @@ def test_the_admin_names_rows_in_the_reader_s_language(client, cjg, logged_in_su
         basis = TermBasis.objects.filter(term="employer_min_share").first()
         if basis is not None:
             assert "employer_min_share" not in str(basis)
+
+
+@pytest.mark.parametrize("address, words", [
+    ("/admin/negotiations/statement/add/", "not a translation"),
+    ("/fr/admin/negotiations/statement/add/", "pas une traduction"),
+])
+def test_the_admin_names_the_language_spoken_blank_choice(client, cjg, logged_in_superuser, address, words):
+    # The admin offered "---------" for a quote that is not a translation, where the site's forms said so in words.
+    page = html.unescape(client.get(address).content.decode())
+    select = page[page.index('name="original_language"'):]
+    select = select[:select.index("</select>")]
+    assert f'<option value="" selected>{words}</option>' in select
+    assert "---------" not in select
