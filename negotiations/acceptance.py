@@ -109,23 +109,21 @@ def resolve_term(term: str, jurisdiction: str) -> str:
     return f"treatments.{jurisdiction}" if term == OWN_TREATMENT else term
 
 
-def _kind(term: str) -> str:
-    head = term.split(".", 1)[0]
-    if head == "treatments":
-        return "treatments"
-    if term in _NOT_AMOUNTS:
-        return term
-    return "amount"
+def value_choices(term: str) -> tuple[str, ...] | None:
+    """The values a term that is not an amount may take (any ``treatments.<code>`` a treatment's); None for an amount."""
+    if term.split(".", 1)[0] == "treatments":
+        return CHOICES["treatments"]
+    return CHOICES.get(term)
 
 
 def parse_value(term: str, operator: str, value: str):
     """The value a condition holds a term against: a Decimal for an amount, a string for a choice,
     and for ``in`` a tuple of them (comma-separated). Raises ValueError with a sentence for people."""
     raw = [part.strip() for part in value.split(",")] if operator == "in" else [value.strip()]
-    kind = _kind(term)
+    allowed = value_choices(term)
     parsed = []
     for part in raw:
-        if kind == "amount":
+        if allowed is None:
             if part.lower() in ("", "none") and term in _OPTIONAL_AMOUNTS and operator in ("eq", "ne", "in"):
                 parsed.append(None)
                 continue
@@ -136,7 +134,6 @@ def parse_value(term: str, operator: str, value: str):
                 raise ValueError(f"“{part}” is not a number; {term} is an amount, such as 0 or 5000.") from None
             parsed.append(number)
         else:
-            allowed = CHOICES[kind]
             if part not in allowed:
                 shown = ", ".join(choice or "(none)" for choice in allowed)
                 raise ValueError(f"“{part}” is not a value of {term}; use one of: {shown}.")
@@ -165,7 +162,7 @@ def condition_problems(*, term: str, operator: str, value: str, pt_codes: Iterab
         problems["operator"] = f"“{operator}” is not an operator; use one of {', '.join(OPERATORS)}."
     if problems:
         return problems
-    if operator in ORDERING_OPERATORS and _kind(term) != "amount":
+    if operator in ORDERING_OPERATORS and value_choices(term) is not None:
         problems["operator"] = f"{term} is not an amount: check it with eq, ne or in."
         return problems
     try:

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from config.numbers import format_date
 from negotiations import bounds
-from negotiations.acceptance import CHOICES, OWN_TREATMENT, condition_problems
+from negotiations.acceptance import OWN_TREATMENT, condition_problems, value_choices
 from negotiations.bounds import has_control_characters
 from negotiations.models import (
     Condition,
@@ -304,7 +304,7 @@ class ConditionForm(forms.Form):
 def _value_problem(term: str, value: str) -> str:
     """Why a condition's value cannot be read, in the reader's language and for the term's kind (the checks'
     own sentence names the term by its path and calls a fraction an amount)."""
-    choices = CHOICES.get("treatments" if term.startswith("treatments.") else term)
+    choices = value_choices(term)
     if choices is not None:
         return _("“%(value)s” is not a value of this term; use one of: %(values)s.") % {
             "value": value, "values": ", ".join(choice or _("(none)") for choice in choices)}
