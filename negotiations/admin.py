@@ -45,6 +45,7 @@ from negotiations.models import (
     SourcePassage,
     Statement,
     TermBasis,
+    speaker_role_problem,
 )
 from negotiations.services import offers as offer_services
 from negotiations.services import record as services
@@ -350,8 +351,22 @@ class StatementAtMeetingFormSet(BaseInlineFormSet):
         return super().save_new(form, commit=commit)
 
 
+class SpeakerSpeaksForForm(RowForm):
+    """A statement's speaker holds a role with the government spoken for, as on the site
+    (``speaker_role_problem``); asked when either is chosen or changed, so an old statement can still be retracted.
+    A ``RowForm`` for the meeting's statement rows."""
+
+    def clean(self):
+        cleaned_data = super().clean()
+        if cleaned_data.get("speaker") and {"speaker", "jurisdiction"} & set(self.changed_data):
+            if problem := speaker_role_problem(cleaned_data["speaker"], cleaned_data.get("jurisdiction")):
+                self.add_error("jurisdiction", problem)
+        return cleaned_data
+
+
 class StatementInline(RowsInlineMixin, admin.StackedInline):
     model = Statement
+    form = SpeakerSpeaksForForm
     formset = StatementAtMeetingFormSet
     fields = (("speaker", "jurisdiction"), ("date", "source"), "quote", "retracted")
     autocomplete_fields = ("speaker", "jurisdiction", "source")
@@ -410,7 +425,7 @@ def _note_fields() -> list[str]:
                   key=lambda name: not name.endswith(f"_{first}"))
 
 
-class StatementAdminForm(forms.ModelForm):
+class StatementAdminForm(SpeakerSpeaksForForm):
     """A retracted statement says why, in either language, as on the site (``services.record.statement_retract``)."""
 
     def clean(self):

@@ -12,6 +12,7 @@ from negotiations.models import (
     Negotiation,
     Person,
     ProposedStatement,
+    speaker_role_problem,
 )
 from negotiations.validators import reported_after, validate_not_after_today, validate_record_date
 
@@ -122,6 +123,10 @@ class ProposalForm(forms.ModelForm):
         cleaned = super().clean()
         if not cleaned.get("speaker") and not (cleaned.get("speaker_name") or "").strip():
             self.add_error("speaker_name", _("Choose a speaker, or give the new speaker's name."))
+        if cleaned.get("speaker") and "jurisdiction" not in self.errors:
+            problem = speaker_role_problem(cleaned["speaker"], cleaned.get("jurisdiction"))
+            if problem:
+                self.add_error("jurisdiction", problem)
         if not cleaned.get("date") and "date" not in self.errors:
             self.add_error("date", _("Give the date it was said."))
         published = self.instance.article_import.published_on if self.instance.article_import_id else None

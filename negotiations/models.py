@@ -397,6 +397,24 @@ class Statement(models.Model):
         return f"{self.speaker.name}, {_colon(_day(self.date, self.date_precision))} “{quote}”"
 
 
+def speaker_role_problem(speaker: Person, jurisdiction: Jurisdiction | None) -> str | None:
+    """Why `speaker` is not recorded speaking for `jurisdiction`, or None.
+
+    A speaker speaks for a government they hold (or held) a role with: "Jason Kenney on behalf of Ontario" is a
+    slip of the list. A person with no role in the record yet (just named) is taken as given, as is a stakeholder.
+    Checked where a speaker or government is chosen (the forms, ``statement_record``), not on every save, so that
+    a statement recorded before can still be retracted or corrected.
+    """
+    if jurisdiction is None or speaker.pk is None:
+        return None
+    governments = set(speaker.roles.values_list("jurisdiction_id", flat=True))
+    if not governments or jurisdiction.pk in governments:
+        return None
+    return _("The record gives %(name)s no role with this government (%(government)s): choose the government "
+             "spoken for, or first add that role to the person in the admin.") % {
+        "name": speaker.name, "government": jurisdiction.name}
+
+
 class Stance(models.TextChoices):
     SUPPORTS = "supports", _("supports")
     CONDITIONAL = "conditional", _("conditional")

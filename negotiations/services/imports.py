@@ -269,12 +269,16 @@ def article_import_commit(*, actor: AbstractBaseUser | None, article_import: Art
         if (speaker.pk, normalize_quote(proposal.quote)) in recorded:
             proposal.decision = ProposedStatement.Decision.REJECTED
         else:
-            statement = statement_record(
-                actor=actor, negotiation=current.negotiation, speaker=speaker, jurisdiction=proposal.jurisdiction,
-                date=proposal.date, date_precision=proposal.date_precision, language=proposal.language,
-                original_language=proposal.original_language, quote=proposal.quote, source=source,
-                context=proposal.context,
-            )
+            try:
+                statement = statement_record(
+                    actor=actor, negotiation=current.negotiation, speaker=speaker, jurisdiction=proposal.jurisdiction,
+                    date=proposal.date, date_precision=proposal.date_precision, language=proposal.language,
+                    original_language=proposal.original_language, quote=proposal.quote, source=source,
+                    context=proposal.context,
+                )
+            except ValidationError as error:  # (all or nothing: the transaction takes back what was written)
+                raise ValidationError([_("Quote %(order)s: %(problem)s") % {"order": proposal.order, "problem": problem}
+                                       for problem in error.messages]) from None
             statements.append(statement)
             recorded.add((speaker.pk, normalize_quote(proposal.quote)))
             proposal.statement = statement

@@ -25,6 +25,7 @@ from negotiations.models import (
     Position,
     Source,
     Statement,
+    speaker_role_problem,
 )
 
 
@@ -78,6 +79,8 @@ def statement_record(
     errors = {}
     if meeting is not None and meeting.negotiation_id != negotiation.pk:
         errors["meeting"] = _("This meeting belongs to another negotiation.")
+    if problem := speaker_role_problem(speaker, jurisdiction):
+        errors["jurisdiction"] = problem
     if original_language and original_language == language:
         errors["original_language"] = _(
             "The quote is already in the language spoken; leave this empty unless the quote is a translation."

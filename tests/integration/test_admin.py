@@ -146,6 +146,7 @@ def test_change_page_query_count_does_not_grow_with_inline_rows(admin_client, mo
     grow(9)
     obj = model.objects.order_by("pk").first()
     url = admin_url(model, "change", obj.pk)
+    admin_client.get(url)  # the process's first admin page reads what later ones keep (run alone, one query more)
     _, few = get_counting(admin_client, url)
     add_rows(obj, 6)
     response, many = get_counting(admin_client, url)
@@ -419,6 +420,22 @@ def test_statement_added_at_a_meeting_takes_the_meeting_negotiation(admin_client
     assert response.status_code == 302
     assert Statement.objects.get().negotiation == meeting.negotiation
     assert datetime.date(2013, 11, 8) == Statement.objects.get().date
+
+
+def test_the_admin_refuses_a_speaker_for_a_government_they_have_no_role_with(admin_client):
+    canada, ontario = f.JurisdictionFactory(code="CA", name_en="Canada"), f.JurisdictionFactory(code="ON", name_en="Ontario")
+    kenney = f.RoleFactory(person=f.PersonFactory(name="Jason Kenney"), jurisdiction=canada).person
+    data = {"negotiation": f.NegotiationFactory().pk, "speaker": kenney.pk, "jurisdiction": ontario.pk,
+            "date": "2013-11-08", "date_precision": "day", "language": "en", "original_language": "",
+            "quote": "The grant is coming.", "source": f.SourceFactory().pk, "context": "", "change_reason": ""}
+    response = admin_client.post(admin_url(Statement, "add"), data)
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["jurisdiction"] == [
+        "The record gives Jason Kenney no role with this government (Ontario): choose the government spoken for, "
+        "or first add that role to the person in the admin."]
+    assert not Statement.objects.exists()
+    assert admin_client.post(admin_url(Statement, "add"), data | {"jurisdiction": canada.pk}).status_code == 302
+    assert Statement.objects.get().jurisdiction == canada
 
 
 # ---------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from django.core.management import CommandError, call_command
 from negotiations.article_import import normalize_quote
 from negotiations.models import (
     ArticleImport,
+    Jurisdiction,
     Person,
     ProposedStatement,
     Source,
@@ -288,3 +289,34 @@ def test_a_quote_is_not_dated_after_its_article(negotiation, importer):
     later = ProposalForm(data | {"date": (published + datetime.timedelta(days=3)).isoformat()}, instance=proposal)
     assert not later.is_valid() and "what it reports was not said later" in later.errors["date"][0]
     assert ProposalForm(data | {"date": published.isoformat()}, instance=proposal).is_valid()
+
+
+def test_an_imported_quote_s_speaker_speaks_for_a_government_they_hold_a_role_with(client, negotiation, importer):
+    # The reader's "on behalf of" is a guess from the article; a known speaker with no role with that government
+    # is refused next to it in the review, and at the commit by the quote's number, with nothing written.
+    from tests.factories import RoleFactory
+
+    kenney = RoleFactory(person=PersonFactory(name="Jason Kenney", slug="jason-kenney"),
+                         jurisdiction=Jurisdiction.objects.get(code="CA")).person
+    client.force_login(importer)
+    article_import, _ = imports.article_import_create(actor=importer, data=LEDGER, negotiation=negotiation)
+    proposal = article_import.proposals.get(order=1)
+    url = f"/imports/{article_import.pk}/proposals/{proposal.pk}"
+    form = {"quote": proposal.quote, "speaker": "jason-kenney", "speaker_name": "", "speaker_role": "",
+            "jurisdiction": "SK", "date": "2015-03-03", "date_precision": "day", "original_language": "",
+            "decision": "accept"}
+    refused = client.post(url, form, headers={"HX-Request": "true"}).content.decode()
+    assert "The record gives Jason Kenney no role with this government (" in refused
+    proposal.refresh_from_db()
+    assert proposal.decision == ProposedStatement.Decision.PENDING
+    client.post(url, {**form, "jurisdiction": "CA"}, headers={"HX-Request": "true"})
+    proposal.refresh_from_db()
+    assert proposal.decision != ProposedStatement.Decision.PENDING and proposal.jurisdiction.code == "CA"
+    # accepted as the reader proposed it, then given a speaker the record knows elsewhere
+    second = article_import.proposals.get(order=2)
+    imports.proposal_decide(actor=importer, proposal=second, decision=ProposedStatement.Decision.ACCEPTED)
+    ProposedStatement.objects.filter(pk=second.pk).update(
+        speaker=kenney, jurisdiction=Jurisdiction.objects.get(code="SK"))
+    page = client.post(f"/imports/{article_import.pk}/commit", follow=True).content.decode()
+    assert "Nothing is recorded yet: Quote 2: The record gives Jason Kenney no role with this government" in page
+    assert Statement.objects.count() == Source.objects.count() == 0

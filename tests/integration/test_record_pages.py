@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from negotiations.models import Position, Statement
 from tests.factories import (
+    JurisdictionFactory,
     MeetingFactory,
     PositionFactory,
     Record,
@@ -253,6 +254,19 @@ def test_service_rules_show_on_their_fields(client, rec, record_editor):
     response = client.post(reverse("negotiations:statement_new"), statement_data(rec, original_language="en"))
     assert response.status_code == 200
     assert "already in the language spoken" in response.context["form"].errors["original_language"][0]
+    assert "We continue to remain united." in response.content.decode()
+    assert not Statement.objects.exists()
+
+
+def test_a_speaker_for_a_government_they_have_no_role_with_is_refused_next_to_it(client, rec, record_editor):
+    # Brad Duguid (Ontario's minister) chosen "on behalf of" Quebec: a slip of the list, refused with the form kept.
+    JurisdictionFactory(code="QC", name_en="Quebec")
+    client.force_login(record_editor)
+    response = client.post(reverse("negotiations:statement_new"), statement_data(rec, jurisdiction="QC"))
+    assert response.status_code == 200
+    assert response.context["form"].errors["jurisdiction"] == [
+        "The record gives Brad Duguid no role with this government (Quebec): choose the government spoken for, "
+        "or first add that role to the person in the admin."]
     assert "We continue to remain united." in response.content.decode()
     assert not Statement.objects.exists()
 

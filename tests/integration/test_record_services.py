@@ -20,6 +20,7 @@ from tests.factories import (
     OfferFactory,
     PersonFactory,
     PositionFactory,
+    RoleFactory,
     SourceFactory,
     StatementFactory,
     UserFactory,
@@ -90,6 +91,23 @@ def test_statement_record_runs_model_validation(actor, negotiation, ontario):
         record_statement(actor, negotiation, ontario, quote="   ", date_precision="sometime")
     assert {"quote", "date_precision"} <= set(error.value.message_dict)
     assert not Statement.objects.exists()
+
+
+def test_a_speaker_speaks_for_a_government_they_hold_a_role_with(actor, negotiation, ontario):
+    # "Jason Kenney on behalf of Ontario": a slip of the list, refused next to "on behalf of".
+    canada = JurisdictionFactory(code="CA", name_en="Canada")
+    kenney = RoleFactory(person=PersonFactory(name="Jason Kenney"), jurisdiction=canada).person
+    with pytest.raises(ValidationError) as error:
+        record_statement(actor, negotiation, ontario, speaker=kenney)
+    assert error.value.message_dict == {"jurisdiction": [
+        "The record gives Jason Kenney no role with this government (Ontario): choose the government spoken for, "
+        "or first add that role to the person in the admin."]}
+    assert not Statement.objects.exists()
+    # for the government he holds a role with, for none (a stakeholder's words), or once he has a role with Ontario
+    assert record_statement(actor, negotiation, canada, speaker=kenney).jurisdiction == canada
+    assert record_statement(actor, negotiation, None, speaker=kenney, quote="Other words.").jurisdiction is None
+    RoleFactory(person=kenney, jurisdiction=ontario, start=datetime.date(2000, 1, 1))
+    assert record_statement(actor, negotiation, ontario, speaker=kenney, quote="More words.").jurisdiction == ontario
 
 
 def test_a_stakeholder_statement_has_no_jurisdiction(actor, negotiation):
