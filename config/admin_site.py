@@ -3,8 +3,12 @@ replace the default site: ``config.apps.AdminConfig``)."""
 
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.contrib.admin.options import IncorrectLookupParameters
+from django.contrib.admin.utils import unquote
 from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectMultiple
 from django.core.exceptions import ValidationError
+from django.db import DataError
+from django.http import Http404
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
@@ -20,6 +24,15 @@ def _is_key(field, value) -> bool:
     """Whether a posted value can be a value of ``field`` (a model's key, or the field a relation points to)."""
     try:
         field.to_python(value)
+    except ValidationError:
+        return False
+    return True
+
+
+def _is_stored_key(field, value) -> bool:
+    """Whether ``value`` can be a stored value of the key ``field``: a number, and one the database can hold."""
+    try:
+        field.run_validators(field.to_python(value))
     except ValidationError:
         return False
     return True
@@ -76,6 +89,24 @@ class SelectedRowsChecked:
         return super().response_action(request, queryset)
 
 
+class AddressesChecked:
+    """A list's filter or a history version's address that no row can match is refused as Django refuses a bad
+    filter, not with a 500: ``?pk__in=99999999999999999999`` or ``?date__year=`` as large overflowed SQLite's
+    integers when the list was read, and ``…/history/zz/`` (simple_history) was looked up as a number."""
+
+    def get_changelist_instance(self, request):
+        try:
+            return super().get_changelist_instance(request)
+        except (OverflowError, DataError) as error:  # read when the list is counted, after Django's own checks
+            raise IncorrectLookupParameters(error) from error
+
+    def history_form_view(self, request, object_id, version_id, extra_context=None):
+        history = getattr(self.model, self.model._meta.simple_history_manager_attribute).model
+        if not (_is_stored_key(self.model._meta.pk, unquote(object_id)) and _is_stored_key(history._meta.pk, version_id)):
+            raise Http404
+        return super().history_form_view(request, object_id, version_id, extra_context=extra_context)
+
+
 def titled_filter(field_path: str, title):
     """A ``list_filter`` entry for ``field_path`` whose heading is ``title`` instead of the field's name: Django heads a
     filter "By <field's name>", which for some fields reads badly ("By on behalf of", "By tabled by"). The filter
@@ -101,5 +132,5 @@ class TrackerAdminSite(admin.AdminSite):
     def register(self, model_or_iterable, admin_class=None, **options):
         """Every model admin, this project's and the installed apps' (auth, axes), with what they all share."""
         admin_class = admin_class or admin.ModelAdmin
-        shared = type(admin_class.__name__, (SelectedRowsChecked, AutocompleteFieldsMixin, admin_class), {"__module__": admin_class.__module__})
+        shared = type(admin_class.__name__, (SelectedRowsChecked, AddressesChecked, AutocompleteFieldsMixin, admin_class), {"__module__": admin_class.__module__})
         super().register(model_or_iterable, shared, **options)

@@ -256,3 +256,32 @@ def test_the_admin_site_keeps_its_titles_and_its_door(client, cjg):
     assert "FPT Tracker admin" in response.content.decode()
     client.force_login(UserFactory(username="reader-only"))
     assert client.get(reverse("admin:index")).status_code == 302  # neither staff nor an editor: to the login page
+
+
+@pytest.mark.parametrize("model", ["statement", "source", "position", "offer", "meeting", "person"])
+def test_an_admin_list_filtered_by_a_number_no_row_can_have_is_refused_as_a_bad_filter(client, cjg, logged_in_superuser,
+                                                                                      model):
+    # ?pk__in=99999999999999999999 overflowed SQLite's integers when the list was counted: a 500. (PostgreSQL
+    # compares it as a number and lists no row.)
+    dated = {"statement": "date", "source": "published_on", "position": "as_of", "offer": "tabled_on",
+             "meeting": "date", "person": None}[model]
+    queries = ["pk__in=99999999999999999999", "pk__in=1,99999999999999999999"]
+    queries += [f"{dated}__year=99999999999999999999"] if dated else []
+    for query in queries:
+        response = client.get(f"/admin/negotiations/{model}/?{query}")
+        if response.status_code == 302:
+            assert response["Location"].endswith("?e=1"), query
+        else:
+            assert response.status_code == 200 and "0 " in response.content.decode(), query
+    assert client.get(f"/admin/negotiations/{model}/?e=1").status_code == 200  # Django's own "bad filter" page
+
+
+@pytest.mark.parametrize("version", ["zz", "99999999999999999999", "-1"])
+def test_an_admin_history_version_that_is_no_key_is_not_found(client, cjg, logged_in_superuser, version):
+    from negotiations.models import Source
+
+    source = Source.objects.first()
+    assert client.get(f"/admin/negotiations/source/{source.pk}/history/{version}/").status_code == 404
+    assert client.get("/admin/negotiations/source/zz/history/1/").status_code == 404
+    version = source.history.first().history_id
+    assert client.get(f"/admin/negotiations/source/{source.pk}/history/{version}/").status_code == 200
