@@ -154,7 +154,8 @@ def _latest_offers(negotiation: Negotiation, code: str | None) -> list[OfferRow]
         offer=OuterRef("pk"), jurisdiction__kind=Jurisdiction.Kind.FEDERAL)
     provincial = Offer.tabled_by.through.objects.filter(
         offer=OuterRef("pk")).exclude(jurisdiction__kind=Jurisdiction.Kind.FEDERAL)
-    offers = Offer.objects.filter(negotiation=negotiation).order_by("-tabled_on", "-pk")
+    # A withdrawn offer is off the table: never a side's latest (as in negotiation_rounds).
+    offers = Offer.objects.filter(negotiation=negotiation).exclude(status=Offer.Status.WITHDRAWN).order_by("-tabled_on", "-pk")
     latest = {
         "federal": offers.filter(Exists(federal)).values_list("pk", flat=True).first(),
         "provincial": offers.filter(Exists(provincial)).values_list("pk", flat=True).first(),

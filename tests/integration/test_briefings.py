@@ -76,6 +76,28 @@ def test_who_would_sign_counts_the_pts_for_each_sides_latest_offer(client, cjg):
     assert "unknown NL, PE, NS, NB, ON, MB, SK, AB, BC, YT, NT, NU" in provincial
 
 
+def test_a_withdrawn_offer_is_never_a_sides_latest_in_the_brief(client, cjg):
+    # Two P/T offers logged after January's and withdrawn: the brief gave the last of them as the P/Ts' latest offer.
+    import datetime
+
+    from negotiations.models import Offer
+
+    counter = Offer.objects.get(slug="pt-counter-jan-2014")
+    later = offer_with_terms("pt-counter-jan-2014")
+    later.pk, later.slug, later.title_en = None, "pt-test-withdrawn", "A withdrawn test offer"
+    later.tabled_on, later.status = datetime.date(2014, 2, 20), Offer.Status.WITHDRAWN
+    later.withdrawn_on, later.withdrawal_reason = datetime.date(2014, 2, 21), "Entered by mistake."
+    later.save()
+    later.tabled_by.set(counter.tabled_by.all())
+    from negotiations import record_cache
+
+    record_cache.record_changed()
+    html = client.get("/negotiations/canada-job-grant/briefing?since=2014-01-01").content.decode()
+    section = visible(html, 'id="brief-offers"', 'id="brief-changes"')
+    assert "A withdrawn test offer" not in section
+    assert "P/T counter-proposal" in section or str(counter.title) in section
+
+
 def test_a_jurisdictions_brief_gives_its_own_verdict_and_why(client, cjg):
     html = client.get("/jurisdictions/ON/briefing").content.decode()
     section = visible(html, 'id="brief-sign"', 'id="brief-changes"')
