@@ -16,6 +16,7 @@ from alerts import services
 from alerts.forms import FollowTargetForm, FrequencyForm
 from alerts.models import Follow
 from alerts.tokens import read_token
+from config.keys import stored_key
 from config.redirects import posted_next
 
 BUTTON = "alerts/_follow_button.html"
@@ -92,8 +93,8 @@ def unfollow(request, pk):
 def follows(request):
     """The reader's follows: how often, in which language, and a button to stop each."""
     if request.method == "POST":
-        follow = get_object_or_404(Follow, pk=request.POST.get("follow"), user=request.user) \
-            if str(request.POST.get("follow", "")).isdigit() else None
+        key = stored_key(Follow, request.POST.get("follow"))
+        follow = None if key is None else get_object_or_404(Follow, pk=key, user=request.user)
         form = FrequencyForm(request.POST)
         if follow is None:
             messages.error(request, _("Choose one of your follows."))

@@ -13,6 +13,7 @@ from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from config import admin_access
+from config.keys import is_stored_key
 from config.login import AdminLoginForm
 
 # Words of the installed apps' admin pages that their own French catalogues lack (this project's catalogue holds them):
@@ -24,15 +25,6 @@ def _is_key(field, value) -> bool:
     """Whether a posted value can be a value of ``field`` (a model's key, or the field a relation points to)."""
     try:
         field.to_python(value)
-    except ValidationError:
-        return False
-    return True
-
-
-def _is_stored_key(field, value) -> bool:
-    """Whether ``value`` can be a stored value of the key ``field``: a number, and one the database can hold."""
-    try:
-        field.run_validators(field.to_python(value))
     except ValidationError:
         return False
     return True
@@ -102,7 +94,7 @@ class AddressesChecked:
 
     def history_form_view(self, request, object_id, version_id, extra_context=None):
         history = getattr(self.model, self.model._meta.simple_history_manager_attribute).model
-        if not (_is_stored_key(self.model._meta.pk, unquote(object_id)) and _is_stored_key(history._meta.pk, version_id)):
+        if not (is_stored_key(self.model._meta.pk, unquote(object_id)) and is_stored_key(history._meta.pk, version_id)):
             raise Http404
         return super().history_form_view(request, object_id, version_id, extra_context=extra_context)
 

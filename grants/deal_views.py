@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
+from config.keys import stored_key
 from config.numbers import format_date, numbers
 from grants import deal, fiscal, presentation, scenarios, selectors
 from grants.forms import ScenarioForm
@@ -135,8 +136,8 @@ def scenario_compare(request, pk):
     other = None
     if kind == "offer":
         other = selectors.offers_with_terms().filter(slug=key).first()
-    elif kind == "scenario" and key.isdigit():
-        other = Scenario.objects.select_related("negotiation").filter(pk=int(key)).first()
+    elif kind == "scenario" and (number := stored_key(Scenario, key)) is not None:
+        other = Scenario.objects.select_related("negotiation").filter(pk=number).first()
     context = {"scenario": scenario, "other": other, "other_kind": kind, "comparable": _comparable(scenario),
                "chosen": other_key, "comparison": None, "problems": [], "error": None}
     if other is None:

@@ -383,6 +383,14 @@ def test_follow_buttons_refuse_bad_input_clearly(client, world):
     assert "Brad Duguid" in page
 
 
+@pytest.mark.parametrize("given", ["²", "99999999999999999999", "", "zz"])
+def test_changing_a_follow_that_is_no_key_says_so(client, world, given):
+    # "²".isdigit() is true and int("²") fails; a number too large overflowed SQLite: both were 500s.
+    client.force_login(UserFactory(username="reader"))
+    response = client.post("/alerts/", {"follow": given, "frequency": "daily"}, follow=True)
+    assert response.status_code == 200 and "Choose one of your follows." in response.content.decode()
+
+
 def test_following_needs_a_login(client, world):
     response = client.post("/alerts/follow", {"kind": "person", "key": "brad-duguid"})
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]

@@ -65,8 +65,9 @@ def test_it_compares_with_any_offer_or_scenario(client, cjg, editor):
     assert 'id="compare-national"' in html and "1 of 13 would sign" in html
     html = client.get(f"/scenarios/{second.pk}/compare", {"with": f"scenario:{first.pk}"}).content.decode()
     assert 'data-code="QC"' in html
-    response = client.get(f"/scenarios/{second.pk}/compare", {"with": "offer:nowhere"})
-    assert response.status_code == 400 and "neither an offer nor a saved scenario" in response.content.decode()
+    for bad in ("offer:nowhere", "scenario:²", "scenario:99999999999999999999", "scenario:"):  # ² and the number: 500s
+        response = client.get(f"/scenarios/{second.pk}/compare", {"with": bad})
+        assert response.status_code == 400 and "neither an offer nor a saved scenario" in response.content.decode()
     assert 'aria-invalid="true"' in response.content.decode()
     # Opened with nothing chosen: a prompt, not an error (the select was marked invalid before anything was done)
     first_look = client.get(f"/scenarios/{second.pk}/compare").content.decode()
