@@ -583,6 +583,7 @@ def sources(request):
 
 
 class StatementOut(Schema):
+    ref: str | None = Field(description="The statement's stable slug, which a position's evidence names it by.")
     speaker: str = Field(description="The speaker's name.")
     jurisdiction: str | None = Field(description="The code of the government spoken for; null for stakeholders.")
     date: datetime.date
@@ -603,6 +604,7 @@ class StatementFilters(Schema):
 
 def _statement_item(statement) -> dict:
     return {
+        "ref": statement.ref,
         "speaker": statement.speaker.name,
         "jurisdiction": statement.jurisdiction.code if statement.jurisdiction_id else None,
         "date": statement.date,

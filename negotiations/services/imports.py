@@ -15,7 +15,6 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Prefetch
 from django.utils import timezone
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -42,7 +41,7 @@ from negotiations.models import (
     Source,
     Statement,
 )
-from negotiations.services.record import _attribute_to, statement_record
+from negotiations.services.record import _attribute_to, statement_record, unique_slug
 
 __all__ = [
     "ImportAlreadyCommitted", "NotText", "article_import_commit", "article_import_create", "known_people",
@@ -252,7 +251,7 @@ def article_import_commit(*, actor: AbstractBaseUser | None, article_import: Art
         raise ValidationError(errors)
     if source is None and accepted:
         source = Source(
-            slug=_unique_slug(Source, f"{current.outlet} {current.published_on:%Y-%m-%d} {current.title}"),
+            slug=unique_slug(Source, f"{current.outlet} {current.published_on:%Y-%m-%d} {current.title}"),
             kind=Source.Kind.NEWS, outlet=current.outlet, title=current.title, author=current.author,
             published_on=current.published_on, date_precision=current.date_precision, url=current.url,
             text=current.text,
@@ -300,7 +299,7 @@ def _new_person(proposal: ProposedStatement, actor, made: dict[str, Person]) -> 
         return made[name]
     person = next((p for p in Person.objects.filter(name__iexact=name)), None)
     if person is None:
-        person = Person(name=name, slug=_unique_slug(Person, name))
+        person = Person(name=name, slug=unique_slug(Person, name))
         person.full_clean()
         _attribute_to(person, actor)
         person.save()
@@ -312,12 +311,3 @@ def _new_person(proposal: ProposedStatement, actor, made: dict[str, Person]) -> 
             role.save()
     made[name] = person
     return person
-
-
-def _unique_slug(model, text: str) -> str:
-    base = slugify(text)[:140].strip("-") or "imported"
-    slug, counter = base, 2
-    while model.objects.filter(slug=slug).exists():
-        slug = f"{base[:135]}-{counter}"
-        counter += 1
-    return slug

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from config.numbers import format_date
@@ -75,8 +76,15 @@ def statement_record(
     original_language: str = "",
     context_fr: str | None = "",
 ) -> Statement:
-    """Record what `speaker` said, on behalf of `jurisdiction` (None for stakeholders), citing `source`."""
+    """Record what `speaker` said, on behalf of `jurisdiction` (None for stakeholders), citing `source`.
+
+    The statement gets a ref (its stable slug, which a position's condition and the API name it by). The same words
+    by the same speaker on the same day are recorded once: a double post's second is refused next to the quote.
+    """
+    record_cache.record_changed()  # the version's lock first, as every writer takes it: a second post waits, then finds the first
     errors = {}
+    if Statement.objects.filter(speaker=speaker, date=date, quote=quote.strip(), retracted=False).exists():
+        errors["quote"] = _("These words of %(name)s on this date are already in the record.") % {"name": speaker.name}
     if meeting is not None and meeting.negotiation_id != negotiation.pk:
         errors["meeting"] = _("This meeting belongs to another negotiation.")
     if problem := speaker_role_problem(speaker, jurisdiction):
@@ -93,6 +101,7 @@ def statement_record(
         date_precision=date_precision, language=language, original_language=original_language,
         quote=quote.strip(), context_en=context.strip(), context_fr=(context_fr or "").strip() or None,
         source=source, meeting=meeting,
+        ref=unique_slug(Statement, f"{speaker.slug} {date:%Y-%m-%d} {' '.join(quote.split()[:4])}", field="ref"),
     )
     statement.full_clean()
     _attribute_to(statement, actor)
@@ -200,3 +209,13 @@ def statement_retract(*, actor: AbstractBaseUser | None, statement: Statement, n
     current._change_reason = "retracted"
     current.save(update_fields=["retracted", "retraction_note"])
     return current
+
+
+def unique_slug(model, text: str, *, field: str = "slug") -> str:
+    """A slug of ``text`` that no row of ``model`` has in ``field`` yet (``-2``, ``-3``… added where one has)."""
+    base = slugify(text)[:140].strip("-") or "record"
+    slug, counter = base, 2
+    while model.objects.filter(**{field: slug}).exists():
+        slug = f"{base[:135]}-{counter}"
+        counter += 1
+    return slug

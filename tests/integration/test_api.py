@@ -397,7 +397,7 @@ def statements(canada, empty_cjg):
     duguid = PersonFactory(name="Brad Duguid", slug="brad-duguid")
     source = SourceFactory(outlet="The Canadian Press", title="Provinces counter", url="https://example.org/cp")
     StatementFactory(negotiation=empty_cjg, speaker=duguid, jurisdiction=ontario, date=D(2014, 1, 29),
-                     quote="We have put forward a proposal.", source=source)
+                     quote="We have put forward a proposal.", source=source, ref="duguid-2014-01-29-proposal")
     StatementFactory(negotiation=empty_cjg, jurisdiction=quebec, date=D(2013, 11, 8), language="fr",
                      quote="Le Québec veut se retirer.", date_precision="month")
     StatementFactory(negotiation=empty_cjg, speaker=duguid, jurisdiction=ontario, date=D(2014, 2, 1),
@@ -409,11 +409,13 @@ def test_statements_shape_without_retracted_ones(client, statements):
 
     assert body["count"] == 2
     assert body["items"][0] == {
+        "ref": "duguid-2014-01-29-proposal",  # API.md: "also each statement's ref", which positions' evidence names
         "speaker": "Brad Duguid", "jurisdiction": "ON", "date": "2014-01-29", "date_precision": "day",
         "language": "en", "quote": "We have put forward a proposal.",
         "source": {"outlet": "The Canadian Press", "title": "Provinces counter", "url": "https://example.org/cp"},
     }
     assert body["items"][1]["language"] == "fr" and body["items"][1]["date_precision"] == "month"
+    assert body["items"][1]["ref"] is None  # a statement without one (the site's forms give every new one a ref)
 
 
 def test_statements_filter_by_jurisdiction_and_speaker_slug_or_name(client, statements):

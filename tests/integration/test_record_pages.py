@@ -217,6 +217,16 @@ def test_editor_records_a_statement(client, rec, record_editor):
     assert messages == ["The statement by Brad Duguid is recorded."]
 
 
+def test_an_editor_sees_each_statement_s_ref_to_cite_it_in_a_position(client, rec, record_editor):
+    client.force_login(record_editor)
+    client.post(reverse("negotiations:statement_new"), statement_data(rec))
+    ref = Statement.objects.get().ref
+    assert ref == "brad-duguid-2014-01-29-we-continue-to-remain"
+    assert f"<code>{ref}</code>" in client.get(reverse("negotiations:statement_list")).content.decode()
+    form = client.get(reverse("negotiations:position_new")).content.decode()
+    assert "“Stated in” takes a statement's ref" in form.replace("&#x27;", "'")
+
+
 def test_a_stakeholder_statement_goes_back_to_the_speaker(client, rec, record_editor):
     client.force_login(record_editor)
     response = client.post(reverse("negotiations:statement_new"), statement_data(rec, jurisdiction=""))

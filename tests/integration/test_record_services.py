@@ -110,6 +110,21 @@ def test_a_speaker_speaks_for_a_government_they_hold_a_role_with(actor, negotiat
     assert record_statement(actor, negotiation, ontario, speaker=kenney, quote="More words.").jurisdiction == ontario
 
 
+def test_a_statement_gets_a_ref_and_the_same_words_twice_are_recorded_once(actor, negotiation, ontario):
+    # A double post stored the statement twice; a statement made on the site had no ref, so no position could cite it.
+    first = record_statement(actor, negotiation, ontario)
+    assert first.ref == f"{first.speaker.slug}-2014-01-29-we-remain-united"
+    with pytest.raises(ValidationError) as error:
+        record_statement(actor, negotiation, ontario, speaker=first.speaker)
+    assert error.value.message_dict == {"quote": ["These words of Brad Duguid on this date are already in the record."]}
+    assert Statement.objects.count() == 1
+    other_day = record_statement(actor, negotiation, ontario, speaker=first.speaker, date=datetime.date(2014, 1, 30))
+    same_words = record_statement(actor, negotiation, ontario, speaker=first.speaker, date=datetime.date(2014, 1, 29),
+                                  quote="We remain united!")
+    assert other_day.ref == f"{first.speaker.slug}-2014-01-30-we-remain-united"
+    assert same_words.ref == f"{first.ref}-2"
+
+
 def test_a_stakeholder_statement_has_no_jurisdiction(actor, negotiation):
     statement = record_statement(actor, negotiation, None)
     assert statement.jurisdiction is None
