@@ -9,12 +9,15 @@ are subquery annotations. Inline rows render in a fixed number of queries too
 from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Count, IntegerField, OuterRef, Prefetch, Subquery
 from django.db.models.functions import Coalesce
 from django.forms.models import BaseInlineFormSet
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils.text import Truncator
 from django.utils.translation import get_language, ngettext, override
 from django.utils.translation import gettext_lazy as _
@@ -714,6 +717,20 @@ class OfferAdmin(CurationAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("tabled_by", "funding_sources")
+
+    # An offer's terms live in several tables (its sources of money, treatments, phase-in and basis), which a revert
+    # of its row cannot restore: a revert wrote the old split beside today's sources, terms that no longer add up.
+    # Its history shows each version; bringing one back is an edit of the offer, checked as every edit is.
+    def revert_disabled(self, request, obj=None):
+        return True
+
+    def history_form_view(self, request, object_id, version_id, extra_context=None):
+        if request.method == "POST":
+            self.message_user(request, _(
+                "An offer cannot be reverted from its history: its terms are kept in several tables that a revert "
+                "does not restore. Nothing was changed; edit the offer to bring its terms back."), messages.ERROR)
+            return redirect(reverse("admin:negotiations_offer_history", args=[unquote(object_id)]))
+        return super().history_form_view(request, object_id, version_id, extra_context=extra_context)
 
     def get_formset_kwargs(self, request, obj, inline, prefix):
         kwargs = super().get_formset_kwargs(request, obj, inline, prefix)

@@ -66,3 +66,22 @@ def test_the_offer_form_has_the_change_reason_too(admin_client):
     offer = f.OfferFactory()
     assert 'name="change_reason"' in admin_client.get(
         reverse("admin:negotiations_offer_change", args=[offer.pk])).content.decode()
+
+
+def test_an_offer_is_not_reverted_from_its_history_where_its_terms_would_not_add_up(admin_client):
+    # A revert restored the offer's row (a $15,000 split) beside today's sources of money ($4,000): terms that no
+    # longer added up, and a fiscal page with no figures. Its history shows the version; nothing is written.
+    from negotiations.models import Offer
+
+    offer = f.OfferFactory()
+    offer.max_grant = offer.max_grant + 1000
+    offer.save()
+    first = offer.history.order_by("history_id").first()
+    url = reverse("admin:negotiations_offer_simple_history", args=[offer.pk, first.history_id])
+    page = admin_client.get(url)
+    assert page.status_code == 200 and page.context["revert_disabled"] is True
+    data = revert_form_data(page.context["adminform"].form)
+    response = admin_client.post(url, data, follow=True)
+    assert "An offer cannot be reverted from its history" in response.content.decode()
+    assert Offer.objects.get(pk=offer.pk).max_grant == offer.max_grant
+    assert offer.history.count() == 2
