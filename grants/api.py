@@ -18,10 +18,10 @@ from grants import deal, fiscal, scenarios
 from grants.models import Scenario
 from grants.selectors import MAX_PARTICIPATION_PLACES, fiscal_effect, offers_with_terms, scenario_from
 from negotiations import record_cache
-from negotiations.api import AcceptanceOut, Error, Fraction, Money, acceptance_json, money_json
+from negotiations.api import AcceptanceOut, Error, Fraction, Money, acceptance_json, fraction_json, money_json
 from negotiations.concessions import FEDERAL, PROVINCES
 from negotiations.models import Jurisdiction, Negotiation, Offer
-from negotiations.terms import SHARE, TERM_BY_PATH, OfferTerms
+from negotiations.terms import OfferTerms, is_share
 
 router = Router(tags=["fiscal effect"])
 
@@ -183,11 +183,11 @@ def _scenario_terms_json(terms: OfferTerms, pt_codes: list[str]) -> dict:
                   "employer": money_json(terms.employer_amount)},
         "sources": sources,
         "scale": {"program": terms.scale_program, "amount": money_json(terms.scale_amount)},
-        "employer_min_share": None if terms.employer_min_share is None else str(terms.employer_min_share),
+        "employer_min_share": None if terms.employer_min_share is None else fraction_json(terms.employer_min_share),
         "small_employer_gap_payer": terms.small_employer_gap_payer or None,
         "shortfall_liability": terms.shortfall_liability,
         "treatments": treatments,
-        "phase_in": [{"fiscal_year": year, "fraction": str(fraction)} for year, fraction in terms.phase_in],
+        "phase_in": [{"fiscal_year": year, "fraction": fraction_json(fraction)} for year, fraction in terms.phase_in],
         "assumptions": terms.assumptions,
     }
 
@@ -224,12 +224,12 @@ def scenario(request, scenario_id: int):
 
 
 def _term_json(term: str, value):
-    """A term's value for JSON: money as a string with two decimals, a share as written, null for none."""
+    """A term's value for JSON: money as a string with two decimals, a share as the offers give it ("0.15", not
+    "0.150"), null for none."""
     if term == "phase_in":
-        return [{"fiscal_year": year, "fraction": str(fraction)} for year, fraction in value]
+        return [{"fiscal_year": year, "fraction": fraction_json(fraction)} for year, fraction in value]
     if isinstance(value, Decimal):
-        shown_as = TERM_BY_PATH.get(term)
-        return str(value) if shown_as is not None and shown_as.kind == SHARE else money_json(value)
+        return fraction_json(value) if is_share(term) else money_json(value)
     return value if value != "" else None
 
 

@@ -438,22 +438,25 @@ class AcceptanceOut(Schema):
     meets: int = Field(description="How many provinces and territories the offer meets.")
 
 
-def acceptance_json(acceptance: verdicts.Acceptance) -> dict:
-    """The API's shape of the 13 verdicts (also used for scenarios)."""
+def acceptance_json(acceptance: verdicts.Acceptance, page: Page | None = None) -> dict:
+    """The API's shape of the 13 verdicts (also used for scenarios); with ``page``, that page of them (``count`` and
+    ``meets`` stay the whole list's)."""
+    verdicts_shown = acceptance.verdicts if page is None else acceptance.verdicts[page.offset: page.offset + page.limit]
     items = [
         {"jurisdiction": v.jurisdiction, "verdict": v.verdict,
          "failing": [{"term": f.term, "text": f.condition.text, "reason": failure_reason(f)} for f in v.failing]}
-        for v in acceptance.verdicts
+        for v in verdicts_shown
     ]
-    return {"items": items, "count": len(items), "meets": acceptance.meets}
+    return {"items": items, "count": len(acceptance.verdicts), "meets": acceptance.meets}
 
 
-@router.get("/offers/{slug:slug}/acceptance", response={200: AcceptanceOut, 404: Error},
+@router.get("/offers/{slug:slug}/acceptance", response={200: AcceptanceOut, 404: Error, 422: Error},
             summary="Who would sign an offer")
-def offer_acceptance(request, slug: str):
+def offer_acceptance(request, slug: str, page: Query[Page]):
     """For each P/T, whether the offer meets the conditions of its position in force when the offer was
-    tabled: ``meets``, ``fails`` (with the conditions it fails) or ``unknown`` (seven queries)."""
-    return acceptance_json(verdicts.offer_acceptance(_offer_with_terms(slug)))
+    tabled: ``meets``, ``fails`` (with the conditions it fails) or ``unknown`` (seven queries). Paged with
+    ``limit`` and ``offset`` as every list is."""
+    return acceptance_json(verdicts.offer_acceptance(_offer_with_terms(slug)), page)
 
 
 # ---------------------------------------------------------------------------

@@ -171,6 +171,7 @@ class StatementForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm
         self.fields["meeting"].empty_label = _("none")
         self.fields["source"].queryset = Source.objects.only("slug", "outlet", "title", "published_on", "date_precision")
         self.fields["meeting"].queryset = Meeting.objects.only("slug", "title", "date", "date_precision")
+        self.fields["context"].label = _("Context in English")
         self.fields["context_fr"].label = _("Context in French")
         self.fields["date"].validators.append(validate_not_after_today)
         scope_to_negotiation(self, self.SCOPED)
@@ -218,6 +219,9 @@ class PositionForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm)
         self.fields["triggered_by_offer"].empty_label = _("none")
         self.fields["triggered_by_meeting"].empty_label = _("none")
         self.fields["stance"].choices = [("", _("choose a stance")), *Stance.choices]
+        # Each text's language in its label: on the French page « Résumé » had French typed into the English summary.
+        self.fields["summary"].label = _("Summary in English")
+        self.fields["conditions"].label = _("Stated conditions in English")
         self.fields["summary_fr"].label = _("Summary in French")
         self.fields["conditions_fr"].label = _("Stated conditions in French")
         scope_to_negotiation(self, self.SCOPED)
@@ -261,7 +265,7 @@ class ConditionForm(forms.Form):
     ``unknown`` rather than a guess. The statement that states it is named by its ref.
     """
 
-    text = forms.CharField(label=_("In words"), max_length=300, required=False)
+    text = forms.CharField(label=_("In words, in English"), max_length=300, required=False)
     text_fr = forms.CharField(label=_("In words, in French"), max_length=300, required=False)
     term = forms.ChoiceField(label=_("Term"), required=False)
     operator = forms.ChoiceField(label=_("Check"), required=False,

@@ -425,7 +425,7 @@ def terms_parser(jurisdictions: list[Jurisdiction] | None = None) -> type[OfferT
 class OfferForm(OfferTermsForm):
     """An offer as a whole: who tabled it, when, where it is cited, and its terms."""
 
-    title = forms.CharField(label=_("Title"), max_length=250)
+    title = forms.CharField(label=_("Title in English"), max_length=250)
     slug = forms.SlugField(
         label=_("Address"), max_length=150, required=False,
         help_text=_("The last part of the offer's web address; made from the title when left empty."),
@@ -453,8 +453,10 @@ class OfferForm(OfferTermsForm):
         Meeting.objects.only("pk", "slug", "title", "date", "date_precision"), to_field_name="slug", required=False,
         label=_("Tabled at"), empty_label=_("no particular meeting"),
     )
+    # Each text's language in its label: on the French page "Titre" had French typed into the English title.
     summary = forms.CharField(
-        label=_("Summary"), required=False, max_length=bounds.SUMMARY_LENGTH, widget=forms.Textarea(attrs={"rows": 3})
+        label=_("Summary in English"), required=False, max_length=bounds.SUMMARY_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 3}),
     )
     # The offer's own text in French (title, summary and assumptions above are the English).
     title_fr = forms.CharField(label=_("Title in French"), max_length=250, required=False)
@@ -477,6 +479,9 @@ class OfferForm(OfferTermsForm):
     def __init__(self, *args, offer: Offer | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.offer = offer
+        if offer is None or offer.status != Offer.Status.WITHDRAWN:
+            # Withdrawing asks when and why: the offer's Withdraw form does it (services.offer_withdraw).
+            self.fields["status"].choices = [c for c in Offer.Status.choices if c[0] != Offer.Status.WITHDRAWN]
         # Setting a queryset resets the widget's choices, so this comes before they are set below.
         scope_to_negotiation(self, self.SCOPED, also_reload=() if offer is not None else ("start-from",))
         if offer is not None:

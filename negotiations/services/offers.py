@@ -141,7 +141,7 @@ def offer_create(
         _apply_texts(offer, title=title, summary=summary, title_fr=title_fr, summary_fr=summary_fr,
                      assumptions_fr=assumptions_fr)
         _apply_scalar_terms(offer, terms)
-        _validate(offer, tabled_by=tabled_by)
+        _validate(offer, tabled_by=tabled_by, previous_status=None)
         _attribute_to(offer, actor)
         # One history record for the creation, holding the governments and sources too: the first
         # save and the many-to-many writes record nothing, the last save records the whole offer.
@@ -207,11 +207,15 @@ def offer_update(
         offer.tabled_on = tabled_on
         offer.date_precision = date_precision
         offer.responds_to = responds_to
+        previous_status = Offer.objects.filter(pk=offer.pk).values_list("status", flat=True).get()
+        if previous_status == Offer.Status.WITHDRAWN and status != Offer.Status.WITHDRAWN:
+            # Put back on the table: no longer withdrawn on a date, for a reason (its history keeps both).
+            offer.withdrawn_on, offer.withdrawal_reason = None, ""
         offer.status = status
         offer.meeting = meeting
         offer.agreed_on = agreed_on
         _apply_scalar_terms(offer, terms)
-        _validate(offer, tabled_by=tabled_by)
+        _validate(offer, tabled_by=tabled_by, previous_status=previous_status)
 
         plan = _RowPlan.for_offer(offer, terms, jurisdictions)
         _attribute_to(offer, actor)
@@ -365,13 +369,18 @@ def _free_slug(title: str) -> str:
     return f"{base}-{number}"
 
 
-def _validate(offer: Offer, *, tabled_by: list[Jurisdiction]) -> None:
-    """full_clean(), with a taken slug reported as OfferSlugTaken."""
+def _validate(offer: Offer, *, tabled_by: list[Jurisdiction], previous_status: str | None) -> None:
+    """full_clean(), with a taken slug reported as OfferSlugTaken. ``previous_status``: the stored offer's (None for
+    a new one)."""
     errors: dict[str, list] = {}
     try:
         offer.full_clean()
     except ValidationError as error:
         errors = error.update_error_dict(errors)
+    if offer.status == Offer.Status.WITHDRAWN and previous_status != Offer.Status.WITHDRAWN:
+        # The edit form's status had withdrawn an offer with no date and no reason.
+        errors.setdefault("status", []).append(ValidationError(
+            _("An offer is withdrawn with its “Withdraw” form, which asks when and why."), code="withdraw"))
     slug_errors = errors.get("slug", [])
     if any(getattr(e, "code", None) == "unique" for e in slug_errors) or (
         slug_errors and Offer.objects.filter(slug=offer.slug).exclude(pk=offer.pk).exists()

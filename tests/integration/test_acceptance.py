@@ -113,6 +113,18 @@ def test_the_api_gives_each_verdict_with_what_fails(cjg, client):
     assert client.get("/api/offers/nowhere/acceptance").status_code == 404
 
 
+def test_the_api_pages_the_verdicts_as_every_list(cjg, client):
+    # API.md: lists are {items, count} paged with limit and offset, a bad parameter 422 naming it; this one took none.
+    whole = client.get("/api/offers/pt-counter-jan-2014/acceptance").json()
+    page = client.get("/api/offers/pt-counter-jan-2014/acceptance", {"limit": 5, "offset": 10}).json()
+    assert (page["count"], page["meets"]) == (13, 1)
+    assert page["items"] == whole["items"][10:13]
+    assert len(client.get("/api/offers/pt-counter-jan-2014/acceptance", {"limit": 5}).json()["items"]) == 5
+    for bad in ({"limit": "abc"}, {"limit": -1}, {"offset": "abc"}, {"limit": 10**9}):
+        response = client.get("/api/offers/pt-counter-jan-2014/acceptance", bad)
+        assert response.status_code == 422 and next(iter(bad)) in response.json()["detail"], bad
+
+
 def test_the_offer_page_says_how_many_would_sign_and_why(cjg, client):
     html = client.get("/offers/pt-counter-jan-2014/").content.decode()
     assert "1 of 13 would sign" in html

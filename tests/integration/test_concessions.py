@@ -75,3 +75,16 @@ def test_a_withdrawn_offer_is_no_round_and_no_side_s_latest(client, cjg):
     row = region.split('data-offer="pt-counter-jan-2014"')[1].split("</tr>")[0]
     assert '<strong class="withdrawn-mark">withdrawn</strong>' in row
     assert "withdrawn-mark" not in region.split('data-offer="federal-dec-2013"')[1].split("</tr>")[0]
+
+
+def test_a_share_is_written_as_the_offer_itself_gives_it(client, cjg):
+    # The concessions wrote the counter-proposal's phase-in "0.1250", "1.0000" (and a scenario its employer minimum
+    # "0.150") where /api/offers gives "0.125" and "1.0": a client comparing them saw a change where there was none.
+    body = client.get("/api/negotiations/canada-job-grant/concessions").json()
+    shares = [(t["term"], r["offer"], r["value"]) for t in body["terms"] for r in t["rounds"]
+              if t["term"] in ("phase_in", "employer_min_share") and r["value"] is not None]
+    assert shares, "the data set's counter-proposal has a phase-in"
+    for term, slug, value in shares:
+        assert value == client.get(f"/api/offers/{slug}").json()["terms"][term], (term, slug)
+    phase_in = next(v for t, s, v in shares if t == "phase_in" and s == "pt-counter-jan-2014")
+    assert "0.125" in [step["fraction"] for step in phase_in]

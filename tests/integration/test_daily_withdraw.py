@@ -65,3 +65,42 @@ def test_the_withdraw_address_opened_again_shows_its_form(client, budget, offer_
     assert response.status_code == 302 and response.url == budget.get_absolute_url()
     client.logout()
     assert client.get(url).status_code == 302  # to the login page, as before
+
+
+def test_the_edit_form_neither_withdraws_an_offer_nor_leaves_a_reinstated_one_marked_withdrawn(client, budget,
+                                                                                             offer_editor):
+    # The edit form's status withdrew an offer with no date and no reason; set back to "tabled", a withdrawn offer
+    # kept its date and reason of withdrawal.
+    from tests.offer_world import offer_post
+
+    client.force_login(offer_editor)
+    edit = reverse("negotiations:offer_edit", args=[budget.slug])
+    form = client.get(edit).content.decode()
+    status = form[form.index('name="status"'):]
+    status = status[:status.index("</select>")]
+    assert 'value="tabled"' in status and 'value="withdrawn"' not in status
+    data = offer_post(title=budget.title, tabled_on="2013-03-21", slug=budget.slug, version=str(budget.version))
+    response = client.post(edit, data | {"status": "withdrawn"})
+    assert response.status_code == 200 and "Select a valid choice" in response.context["form"].errors["status"][0]
+    budget.refresh_from_db()
+    assert budget.status == Offer.Status.TABLED and budget.withdrawn_on is None
+    from grants.selectors import offer_terms
+
+    terms = offer_terms(Offer.objects.prefetch_related("funding_sources", "treatments__jurisdiction", "phase_in")
+                        .get(pk=budget.pk))
+    with pytest.raises(services.ValidationError) as refused:  # the service's own rule, for any other caller
+        services.offer_update(actor=offer_editor, offer=budget, expected_version=budget.version,
+                              negotiation=budget.negotiation, title=budget.title, tabled_by=budget.tabled_by.all(),
+                              tabled_on=budget.tabled_on, terms=terms, status="withdrawn")
+    assert refused.value.message_dict["status"] == ["An offer is withdrawn with its “Withdraw” form, which asks when "
+                                                    "and why."]
+
+    services.offer_withdraw(actor=offer_editor, offer=budget, reason="Replaced", withdrawn_on=datetime.date(2013, 12, 24))
+    budget.refresh_from_db()
+    form = client.get(edit).content.decode()
+    assert 'value="withdrawn" selected' in form  # a withdrawn offer's form shows its status
+    response = client.post(edit, data | {"status": "tabled", "version": str(budget.version)})
+    assert response.status_code == 302
+    budget.refresh_from_db()
+    assert (budget.status, budget.withdrawn_on, budget.withdrawal_reason) == (Offer.Status.TABLED, None, "")
+    assert budget.history.filter(withdrawal_reason="Replaced").exists()  # its history keeps the withdrawal

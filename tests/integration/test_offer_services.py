@@ -121,7 +121,7 @@ def test_a_slug_made_from_the_title_gets_a_number_when_taken(world, actor):
 
 def test_a_slug_taken_between_the_check_and_the_write_is_still_reported_by_name(world, actor, monkeypatch):
     """A concurrent save can take the slug after full_clean(): the IntegrityError becomes OfferSlugTaken."""
-    monkeypatch.setattr(services, "_validate", lambda offer, tabled_by: None)
+    monkeypatch.setattr(services, "_validate", lambda offer, tabled_by, previous_status: None)
     with pytest.raises(services.OfferSlugTaken):
         create(actor, world, slug="budget-2013")
     # The savepoint kept the surrounding transaction usable.

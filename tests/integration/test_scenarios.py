@@ -49,6 +49,9 @@ def test_the_api_gives_the_scenario_its_effect_and_verdicts(client, cjg, editor)
     assert body["title"] == TITLE and body["participation"] == "0.5"
     assert body["terms"]["split"] == {"federal": "5000.00", "provincial": "5000.00", "employer": "5000.00"}
     assert body["terms"]["treatments"]["QC"] == "participates"
+    assert body["terms"]["employer_min_share"] in (None, "0.15")  # a share as /api/offers writes it, never "0.150"
+    assert all(len(step["fraction"].split(".")[1]) < 4 or not step["fraction"].endswith("0")
+               for step in body["terms"]["phase_in"])
     assert body["fiscal_effect"]["national"]["trainees"] == 60000
     assert body["fiscal_effect"]["national"]["provincial_liability"] == "150000000.00"
     assert body["acceptance"]["meets"] == 0 and body["acceptance"]["count"] == 13
