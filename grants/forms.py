@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from config.numbers import format_date
 from grants.selectors import OfferChoice
 from negotiations.models import Negotiation
-from negotiations.offer_forms import OfferTermsForm
+from negotiations.offer_forms import FractionField, OfferTermsForm
 from negotiations.validators import validate_record_date
 
 STATUS_QUO = "status-quo"
@@ -79,7 +79,7 @@ class ScenarioForm(OfferTermsForm):
     tabled_on = forms.DateField(label=_("As of"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
                                 validators=[validate_record_date],
                                 help_text=_("Who would sign is judged against the positions in force on this date."))
-    participation = forms.DecimalField(label=_("Employer participation"), required=False, min_value=0, max_value=1,
+    participation = FractionField(label=_("Employer participation"), required=False, min_value=0, max_value=1,
                                        max_digits=11, decimal_places=10,
                                        help_text=_("Between 0 and 1; empty: every employer pays its share."))
     fiscal_year = forms.RegexField(label=_("Fiscal year"), required=False, regex=r"^\d{4}-\d{2}$", max_length=7,

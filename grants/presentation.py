@@ -15,7 +15,7 @@ from typing import NamedTuple
 from urllib.parse import urlencode
 
 from django.urls import reverse
-from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
+from django.utils.translation import get_language, gettext_lazy, gettext_noop, pgettext_lazy
 from django.utils.translation import gettext as _
 
 from config.numbers import colon, format_count, format_decimal, format_money, format_percent, numbers
@@ -578,7 +578,7 @@ def scenario_controls(*, offer: Offer, params, effect: fiscal.Effect | None,
     """The scenario form's values: the scenario used when there is one, else what was typed."""
     phase_in = [(step.fiscal_year, step.fraction) for step in offer.phase_in.all()]
     if effect is not None:
-        participation = str(effect.scenario.participation)
+        participation = numbers().decimal(effect.scenario.participation, 10)  # "0,5" on a French page
         chosen = effect.scenario.fiscal_year or ""
     else:
         participation = params.get("participation", "1") or "1"
@@ -598,13 +598,32 @@ def scenario_controls(*, offer: Offer, params, effect: fiscal.Effect | None,
     )
 
 
+# The engine's and the scenario parser's sentences (English, as the API gives them), in the reader's language.
+_SCENARIO_DETAILS = tuple((re.compile(pattern), msgid) for pattern, msgid in (
+    (r"must be between 0 and 1 \(got (?P<value>.+)\)", gettext_noop("must be between 0 and 1 (%(value)s was given)")),
+    (r"Participation must be a number between 0 and 1\.", gettext_noop("Participation must be a number between 0 and 1.")),
+    (r"Participation has at most (?P<places>\d+) decimal places\.",
+     gettext_noop("Participation has at most %(places)s decimal places.")),
+    (r"'(?P<year>.*)' is not a fiscal year written like 2014-15",
+     gettext_noop("“%(year)s” is not a fiscal year written like 2014-15")),
+    (r"'(?P<year>.*)' does not span two consecutive years", gettext_noop("“%(year)s” does not span two consecutive years")),
+))
+
+
+def _scenario_detail(message: str) -> str:
+    for pattern, msgid in _SCENARIO_DETAILS:
+        if found := pattern.fullmatch(message):
+            return _(msgid) % found.groupdict()
+    return message
+
+
 def scenario_problem(error: fiscal.InvalidScenario, params) -> ScenarioProblem:
     return ScenarioProblem(
         field=error.field,
         label=str(SCENARIO_FIELD_LABELS.get(error.field, error.field)),
         value=params.get(error.field, ""),
         help=str(SCENARIO_FIELD_HELP.get(error.field, "")),
-        detail=error.message,
+        detail=_scenario_detail(error.message),
     )
 
 

@@ -21,6 +21,7 @@ from negotiations.models import (
     Offer,
     PhaseInStep,
 )
+from negotiations.money import decimal_point
 from negotiations.selectors.verdicts import offer_terms  # noqa: F401  (the one reading of an offer's terms)
 from negotiations.terms import Program
 
@@ -142,7 +143,7 @@ def scenario_from(*, participation: Decimal | str | None = None, fiscal_year: st
         value = Decimal(1)
     else:
         try:
-            value = Decimal(str(participation))
+            value = Decimal(decimal_point(str(participation)))  # "0,8" as French readers write it
         except ArithmeticError:
             raise fiscal.InvalidScenario("participation", "Participation must be a number between 0 and 1.") from None
         if not value.is_finite():

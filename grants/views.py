@@ -168,7 +168,7 @@ def compare_page(request):
         try:
             fiscal.status_quo(selectors.reference_data(), scenario)  # the engine checks the year
         except fiscal.InvalidScenario as error:
-            context["year_error"] = error.message
+            context["year_error"] = presentation.scenario_problem(error, request.GET).detail
             scenario, context["status"] = fiscal.Scenario(), 400
 
         def effect_of(offer, fiscal_year=None):

@@ -13,15 +13,17 @@ problem, ``MoneyError.params`` fills it).
 import re
 from decimal import Decimal, InvalidOperation
 
-__all__ = ["MoneyError", "parse_money", "EXAMPLE"]
+__all__ = ["MoneyError", "parse_money", "EXAMPLE", "decimal_point"]
 
-EXAMPLE = "$15,000, 15000, $300M or 300 million"
 MAX_LENGTH = 60
 
 
 def gettext_noop(message: str) -> str:
     """Marks a message for the translation catalogue (makemessages finds it); callers translate it."""
     return message
+
+
+EXAMPLE = gettext_noop("$15,000, 15000, $300M or 300 million")  # callers translate it with the message
 
 # Every kind of space people (and word processors) put in numbers: French thousands use U+202F or U+00A0.
 _SPACES = re.compile(r"[\s\u00a0\u2007\u202f\u2009]+")
@@ -117,3 +119,12 @@ def parse_money(text: str) -> Decimal:
     except InvalidOperation:  # more digits than an amount of money has
         raise MoneyError("too_long", gettext_noop("That is too long for an amount of money. Write it like %(example)s."),
                          example=EXAMPLE) from None
+
+
+_DECIMAL_COMMA = re.compile(r"[+-]?\d*,\d+")
+
+
+def decimal_point(text: str) -> str:
+    """A fraction as typed, with a French decimal comma read as a point ("0,15" is "0.15"); else as it is."""
+    stripped = text.strip()
+    return stripped.replace(",", ".") if _DECIMAL_COMMA.fullmatch(stripped) else text

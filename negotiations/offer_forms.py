@@ -105,10 +105,24 @@ class MoneyField(forms.DecimalField):
         try:
             return money.parse_money(str(value))
         except money.MoneyError as error:
-            raise forms.ValidationError(_(error.template), code="invalid", params=error.params) from error
+            params = {**error.params, **({"example": _(error.params["example"])} if "example" in error.params else {})}
+            raise forms.ValidationError(_(error.template), code="invalid", params=params) from error
 
     def widget_attrs(self, widget):
         # A text box (a number box would drop "$300M" as empty); no step/min/max of DecimalField.
+        return {"inputmode": "decimal"}
+
+
+class FractionField(forms.DecimalField):
+    """A share as people type it: "0.15", or "0,15" in French, in a text box (a number box in Chromium turned "0,15"
+    into "015" before the form saw it)."""
+
+    widget = forms.TextInput
+
+    def to_python(self, value):
+        return super().to_python(money.decimal_point(value) if isinstance(value, str) else value)
+
+    def widget_attrs(self, widget):
         return {"inputmode": "decimal"}
 
 
@@ -144,10 +158,9 @@ class OfferTermsForm(RefuseControlCharacters, forms.Form):
         _("National amount drawn a year"), max_digits=14,
         help_text=_("For example $300M, 300 million or 300,000,000."),
     )
-    employer_min_share = forms.DecimalField(
+    employer_min_share = FractionField(
         # Wider than the model field so that 15 (meant as 15 %) reaches check_terms and its message.
         label=_("Employer minimum share"), max_digits=12, decimal_places=3, required=False,
-        widget=forms.NumberInput(attrs={"step": "0.01", "inputmode": "decimal"}),
         help_text=_("A fraction between 0 and 1, such as 0.15; empty when there is none."),
     )
     small_employer_gap_payer = forms.ChoiceField(
@@ -185,11 +198,9 @@ class OfferTermsForm(RefuseControlCharacters, forms.Form):
                 label=_("Fiscal year"), required=False, max_length=7,
                 widget=forms.TextInput(attrs={"placeholder": example["year"], "size": 7}),
             )
-            self.fields[f"phase_in_fraction_{row}"] = forms.DecimalField(
+            self.fields[f"phase_in_fraction_{row}"] = FractionField(
                 label=_("Fraction of the full scale"), required=False, max_digits=12, decimal_places=4,
-                widget=forms.NumberInput(
-                    attrs={"step": "0.05", "inputmode": "decimal", "placeholder": example["fraction"]},
-                ),
+                widget=forms.TextInput(attrs={"placeholder": example["fraction"], "size": 6}),
             )
         self._describe_errors()
 

@@ -39,3 +39,34 @@ def test_the_offer_form_keeps_what_was_typed_with_the_message(offer_editor_clien
     html = offer_editor_client.post(reverse("negotiations:offer_new"), data).content.decode()
     assert 'value="300 gazillion"' in html and "is not a known unit" in html
     assert not Offer.objects.filter(title="Typo").exists()
+
+
+def test_a_share_is_read_with_a_french_decimal_comma_in_a_text_box(offer_editor_client, budget):
+    # The French hint says "0,15"; a number box turned it into "015" and the form then read 15.
+    form = offer_editor_client.get("/fr/offers/new").content.decode()
+    for name in ("employer_min_share", "phase_in_fraction_0"):
+        tag = form[form.rindex("<input", 0, form.index(f'name="{name}"')):]
+        tag = tag[:tag.index(">")]
+        assert 'type="text"' in tag and 'inputmode="decimal"' in tag, name
+    data = offer_post(title="Virgule", tabled_on="2014-01-10", employer_min_share="0,15",
+                      small_employer_gap_payer="provincial", phase_in_year_0="2014-15", phase_in_fraction_0="0,5",
+                      phase_in_year_1="2015-16", phase_in_fraction_1="1")
+    assert offer_editor_client.post("/fr/offers/new", data).status_code == 302
+    offer = Offer.objects.get(title_en="Virgule")
+    assert str(offer.employer_min_share) == "0.150"
+    assert [str(step.fraction.normalize()) for step in offer.phase_in.order_by("fiscal_year")] == ["0.5", "1"]
+
+
+def test_a_bad_amount_s_example_is_in_the_reader_s_language(offer_editor_client, budget):
+    html = offer_editor_client.post("/fr/offers/new", offer_post(title="Faute", max_grant="abc")).content.decode()
+    assert "$15,000, 15000, $300M or 300 million" not in html
+    assert "15\u00a0000\u00a0$, 15000, 300\u00a0M$ ou 300\u00a0millions" in html
+
+
+def test_the_fiscal_page_reads_a_french_participation_and_says_what_is_wrong_in_french(client, budget):
+    page = client.get("/fr/offers/budget-2013/fiscal/", {"participation": "0,5"})
+    assert page.status_code == 200 and 'name="participation" value="0,5"' in page.content.decode()
+    refused = client.get("/fr/offers/budget-2013/fiscal/", {"participation": "15"})
+    html = refused.content.decode()
+    assert refused.status_code == 400 and "must be between 0 and 1" not in html
+    assert "doit être comprise entre 0 et 1 (valeur donnée\u00a0: 15)" in html
