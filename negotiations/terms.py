@@ -22,7 +22,7 @@ from decimal import Decimal
 
 from django.db.models.enums import TextChoices
 from django.utils.functional import lazy
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, gettext_noop, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from config.numbers import numbers
@@ -47,6 +47,16 @@ class Program(TextChoices):
     CJF = "CJF", _("Canada Job Fund")
     PT_OWN = "PT_OWN", _("Province's or territory's own revenue")
     FEDERAL_NEW = "FEDERAL_NEW", _("New federal money")
+
+
+# A program named in a sentence (the rules' messages), as readers of each language abbreviate it.
+PROGRAM_SHORT_NAMES = {
+    Program.LMA: pgettext_lazy("program, short", "LMA"),
+    Program.LMDA: pgettext_lazy("program, short", "LMDA"),
+    Program.CJF: pgettext_lazy("program, short", "CJF"),
+    Program.PT_OWN: pgettext_lazy("program, short", "own revenue"),
+    Program.FEDERAL_NEW: pgettext_lazy("program, short", "new federal money"),
+}
 
 
 class Payer(TextChoices):
@@ -286,9 +296,9 @@ class TermsProblem:
 
 def _written(template: str, params: tuple[tuple[str, object], ...]) -> str:
     write = numbers()
-    values = {  # amounts as money; a share as a number (0.15, 0,15)
+    values = {  # amounts as money; a share as a number (0.15, 0,15); a program by its short name (LMA, EMT)
         name: (write.decimal(value) if name == "share" else write.money(value)) if isinstance(value, Decimal)
-        else str(value) for name, value in params
+        else str(PROGRAM_SHORT_NAMES.get(value, value)) if name == "program" else str(value) for name, value in params
     }
     translated = gettext(template)
     return translated % values if values else translated

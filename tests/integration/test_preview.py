@@ -201,3 +201,14 @@ def test_the_change_column_is_headed_in_the_reader_s_language(offer_editor_clien
     assert '<th scope="col" class="num">Change</th>' in offer_editor_client.post(PREVIEW_URL, answer, **HTMX).content.decode()
     french = offer_editor_client.post("/fr" + PREVIEW_URL, answer, **HTMX).content.decode()
     assert '<th scope="col" class="num">Écart</th>' in french
+
+
+def test_the_french_preview_says_who_would_sign_and_names_programs_in_french(client, cjg):
+    # « ne répond pas De Québec : … » and « L'ampleur est prélevée sur LMA » stood in the French preview.
+    html = client.post("/fr" + PREVIEW_URL, offer_post(responds_to=""), **HTMX).content.decode()
+    assert 'data-verdict="fails"' in html
+    assert "ne répond pas</span> aux exigences (" in html and "De Québec" not in html
+    broken = client.post("/fr" + PREVIEW_URL, offer_post(federal_LMA="", federal_LMDA="5000"), **HTMX).content.decode()
+    assert "L'ampleur est prélevée sur EMT, mais aucun payeur ne puise quoi que ce soit dans EMT" in broken.replace("&#39;", "'")
+    english = client.post(PREVIEW_URL, offer_post(federal_LMA="", federal_LMDA="5000"), **HTMX).content.decode()
+    assert "The scale is drawn from LMA but no payer takes anything from LMA per trainee" in english
