@@ -5,11 +5,12 @@ with the page and the message next to the field, whatever the format asked for. 
 in the record cache per address until the record changes.
 """
 
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_safe
 
 from briefings import brief as briefs
@@ -35,7 +36,10 @@ def _subject(*, slug: str | None, code: str | None, form: BriefingForm):
 
 
 def _urls(request, *, slug, code) -> dict:
-    query = f"?{request.GET.urlencode()}" if request.GET else ""
+    # Only what the brief reads: the page is kept per those (any other query string is served the same entry).
+    kept = QueryDict(mutable=True)
+    kept.update({name: request.GET[name] for name in BriefingForm.base_fields if request.GET.get(name)})
+    query = f"?{kept.urlencode()}" if kept else ""
     if code is None:
         return {"pdf_url": reverse("briefings:negotiation_pdf", args=[slug]) + query,
                 "docx_url": reverse("briefings:negotiation_docx", args=[slug]) + query}
@@ -56,7 +60,7 @@ def _page(request, *, slug=None, code=None):
             **_urls(request, slug=slug, code=code),
         }
 
-    return render_page(request, "briefings/brief.html", build)
+    return render_page(request, "briefings/brief.html", build, params=BriefingForm.base_fields)
 
 
 def _file(request, *, slug=None, code=None, kind: str):
@@ -76,8 +80,12 @@ def _file(request, *, slug=None, code=None, kind: str):
         html = render_to_string("briefings/brief_print.html", {"brief": brief, "address": address}, request)
         return pdf.pdf_bytes(html, base_url=request.build_absolute_uri("/"))
 
-    content = record_cache.cached(("brief", kind, request.get_host(), request.get_full_path()), build)
-    name = (slug or code.upper()) + "-briefing"
+    # Keyed on what the brief reads, not the address: "?a=1", "?a=2"… each made a new PDF (0.3-0.7 s) and entry.
+    since, chosen = form.cleaned_data["since"], form.cleaned_data["negotiation"]
+    key = (request.path, since.isoformat() if since else "", chosen or "")
+    content = record_cache.cached(("brief", kind, request.get_host(), *key), build)
+    word = pgettext("a file name", "briefing")
+    name = f"{slug or code.upper()}-{word}"
     if kind == "pdf":
         response = HttpResponse(content, content_type="application/pdf")
         response["Content-Disposition"] = f'inline; filename="{name}.pdf"'

@@ -226,3 +226,4 @@ def test_the_brief_writes_dates_in_words_in_the_readers_language(client, cjg):
     # The title with French punctuation, on the page and in the Word document.
     assert "<h1>Ontario\xa0: Subvention canadienne pour l'emploi</h1>" in french
     assert word.paragraphs[0].text == "Ontario\xa0: Subvention canadienne pour l'emploi"
+

@@ -555,3 +555,22 @@ def test_a_write_in_this_process_shows_in_the_next_preview_at_once(monkeypatch):
 
     assert "Ontario, renamed here" in post_preview(reader)[0]
     assert "Ontario, renamed here" not in before
+
+
+def test_a_query_the_brief_does_not_read_makes_no_new_file(reader, monkeypatch):
+    # "?a=1", "?a=2"… each rendered the document afresh (a PDF: 0.3-0.7 s) and took a new cache entry.
+    from briefings import docx as word
+
+    made = []
+    real = word.docx_bytes
+    monkeypatch.setattr(word, "docx_bytes", lambda brief: made.append(1) or real(brief))
+    for query in ("?since=2014-01-01", "?since=2014-01-01&a=1", "?a=2&since=2014-01-01"):
+        response = reader.get("/negotiations/canada-job-grant/briefing.docx" + query)
+        assert response.status_code == 200
+    assert len(made) == 1
+    reader.get("/negotiations/canada-job-grant/briefing.docx?since=2014-02-01")
+    assert len(made) == 2
+    page = reader.get("/negotiations/canada-job-grant/briefing?since=2014-01-01&a=3").content.decode()
+    assert 'href="/negotiations/canada-job-grant/briefing.pdf?since=2014-01-01"' in page  # its links keep what it reads
+    french = reader.get("/fr/negotiations/canada-job-grant/briefing.docx")
+    assert 'filename="canada-job-grant-note-d-information.docx"' in french["Content-Disposition"]
