@@ -152,9 +152,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     })
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A long-lived connection to a local file buys nothing and keeps test
-    # databases open; SQLite waits briefly for a lock instead of failing.
+    # databases open; SQLite waits briefly for a lock instead of failing. A transaction takes the write lock
+    # when it begins (IMMEDIATE): one that read first and wrote second could not wait for it, and two editors
+    # saving at once had one of them refused at once ("database is locked", a 503) instead of queued.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"]["OPTIONS"] = {"timeout": 20}
+    DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -217,3 +217,52 @@ def locked_sqlite_database(tmp_path, django_db_blocker):
 def test_healthz_waits_for_a_locked_sqlite_database_at_most_a_second(client, locked_sqlite_database):
     response, seconds = timed(lambda: client.get("/healthz"))
     assert response.status_code == 503 and seconds < 2.0
+
+
+def test_two_writers_on_the_sqlite_file_queue_instead_of_one_failing(tmp_path, django_db_blocker):
+    """Two transactions that each read, then write, at the same time (two editors saving). With SQLite's default
+    (DEFERRED) the first to write while the other read was refused at once, "database is locked": a 503. The
+    project's SQLite settings begin each transaction IMMEDIATE, so the second waits for the first and both save."""
+    import threading
+
+    from django.conf import settings as django_settings
+    from django.db import transaction
+    from django.db.backends.sqlite3.base import DatabaseWrapper
+
+    if django_settings.DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":
+        pytest.skip("the SQLite settings are what this reads")
+    path = tmp_path / "writers.sqlite3"
+    sqlite3.connect(path).execute("CREATE TABLE saved (who TEXT)").connection.commit()
+    options = django_settings.DATABASES["default"]["OPTIONS"]
+    first_read, failures = threading.Event(), []
+
+    def save(who, *, wait_first):
+        # Each thread its own connection with the project's options (Django's connections are per thread).
+        alias = f"writer-{who}"
+        connections[alias] = wrapper = DatabaseWrapper(connections.configure_settings({"default": {
+            "ENGINE": "django.db.backends.sqlite3", "NAME": str(path), "OPTIONS": dict(options)}})["default"],
+            alias=alias)
+        try:
+            if wait_first:
+                first_read.wait(5)
+            with transaction.atomic(using=alias), wrapper.cursor() as cursor:
+                cursor.execute("SELECT count(*) FROM saved")  # read first (a version check), write second
+                if not wait_first:
+                    first_read.set()
+                    threading.Event().wait(0.3)  # the other writer arrives meanwhile
+                cursor.execute("INSERT INTO saved VALUES (%s)", [who])
+        except Exception as error:  # noqa: BLE001 - what the editor would have seen
+            failures.append(f"{who}: {error}")
+        finally:
+            wrapper.close()
+            del connections[alias]
+
+    with django_db_blocker.unblock():
+        threads = [threading.Thread(target=save, args=("first",), kwargs={"wait_first": False}),
+                   threading.Thread(target=save, args=("second",), kwargs={"wait_first": True})]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+    assert failures == []
+    assert sorted(row[0] for row in sqlite3.connect(path).execute("SELECT who FROM saved")) == ["first", "second"]
