@@ -405,3 +405,14 @@ def test_page_query_count_is_flat_and_small(client, canada, ontario, empty_cjg):
 
     assert small == large <= 12
     assert small_filtered == large_filtered <= small
+
+
+@pytest.mark.parametrize("address", ["/jurisdictions/ON/", "/jurisdictions/QC/", "/negotiations/canada-job-grant/stances",
+                                     "/fr/jurisdictions/ON/"])
+def test_no_id_is_given_twice_on_a_page(client, cjg, address):
+    # A statement quoted as a position's evidence and shown as its own event gave two elements "statement-40".
+    import collections
+    import re
+
+    ids = re.findall(r'\sid="([^"]+)"', client.get(address).content.decode())
+    assert [name for name, count in collections.Counter(ids).items() if count > 1] == []
