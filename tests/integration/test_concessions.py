@@ -30,6 +30,7 @@ def test_the_negotiation_page_shows_the_rounds_the_moves_and_the_gap(client, cjg
     assert 'data-term="split.provincial" data-kind="conceded"' in html
     assert 'data-term="shortfall_liability" data-kind="hardened"' in html
     assert 'hx-get="/negotiations/canada-job-grant/distance"' in html
+    assert '<a href="/negotiations/canada-job-grant/briefing">Briefing to print</a>' in html  # it had no way to the brief
     # shares as percentages and the phase-in in words ("0.15", "2014-15 → 2017-18: 0.25 → 1" before)
     assert "25% in 2014-15 to 100% in 2017-18" in html and "0.25" not in html
     region = client.get("/negotiations/canada-job-grant/distance").content.decode()
