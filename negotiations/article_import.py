@@ -55,7 +55,7 @@ OUTLETS = {
     "Globe and Mail": "The Globe and Mail", "National Post": "National Post", "Toronto Star": "Toronto Star",
     "Postmedia News": "Postmedia News", "Ottawa Citizen": "Ottawa Citizen", "Hill Times": "The Hill Times",
     "Maclean's": "Maclean's", "Radio-Canada": "Radio-Canada", "La Presse": "La Presse", "Le Devoir": "Le Devoir",
-    "La Presse canadienne": "La Presse canadienne", "Reuters": "Reuters", "Bloomberg": "Bloomberg",
+    "La Presse canadienne": "La Presse canadienne", "La Presse Canadienne": "La Presse canadienne", "Reuters": "Reuters", "Bloomberg": "Bloomberg",
     "Huffington Post": "The Huffington Post", "Canadian Business": "Canadian Business",
 }
 
@@ -333,7 +333,13 @@ def _propose_source(article: ArticleText) -> tuple[SourceProposal, int]:
                 outlet = name
                 break
     if not outlet:
-        counts = {name: text.count(mention) for mention, name in OUTLETS.items() if mention in text}
+        # Longest names first, each taken out once counted: "La Presse Canadienne" is not also "La Presse".
+        counts: dict[str, int] = {}
+        rest = text
+        for mention in sorted(OUTLETS, key=len, reverse=True):
+            if found := rest.count(mention):
+                counts[OUTLETS[mention]] = counts.get(OUTLETS[mention], 0) + found
+                rest = rest.replace(mention, " ")
         if counts:
             outlet = max(counts, key=counts.get)
     return SourceProposal(outlet=outlet, title=title, author=author, dateline=dateline, published=published,

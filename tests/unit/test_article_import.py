@@ -232,3 +232,11 @@ def test_a_quote_attributed_to_someone_the_reader_cannot_make_out_is_not_the_pre
     assert speakers["deeply worried about vulnerable workers."] is None
     assert speakers["Nous ne signerons pas."] is None
     assert sum("No speaker found" in warning for warning in proposal.warnings) == 2
+
+
+def test_the_outlet_named_in_full_is_not_taken_for_a_shorter_one():
+    # An article signed "La Presse Canadienne" was proposed, and committed, as "La Presse", another paper.
+    text = ("Ottawa maintient la subvention\n\nOTTAWA — Les ministres se sont réunis lundi.\n\n"
+            "« Nous restons unis », a dit M. Duguid.\n\nLa Presse Canadienne").encode()
+    assert propose(text).source.outlet == "La Presse canadienne"
+    assert propose(text.replace(b"La Presse Canadienne", b"La Presse")).source.outlet == "La Presse"
