@@ -189,12 +189,14 @@ TRACE_PHRASES = (
 )
 _TRACE_PATTERN = re.compile("|".join(re.escape(english) for english, _french in TRACE_PHRASES))
 _TRACE_FRENCH = dict(TRACE_PHRASES)
+_LINE_CODE = re.compile(r"\b(?:" + "|".join(re.escape(line) for line in LINE_LABELS if "_" in line) + r")\b")
 
 
 def trace_text(text: str) -> str:
-    """An engine's formula or input name in the current language (unchanged in English)."""
+    """An engine's formula or input name in the current language, a line named by its label, not its code."""
     if (get_language() or "en").startswith("en"):
-        return text
+        # "sum of employer_cost over the …" showed the code; a code with "_" is never an English word ("trainees" is)
+        return _LINE_CODE.sub(lambda match: f"“{LINE_LABELS[match.group(0)]}”", text)
     text = _TRACE_PATTERN.sub(lambda match: str(_TRACE_FRENCH[match.group(0)]), text)
     for line, label in LINE_LABELS.items():  # "sum of federal_cost over the …": the line's name
         text = text.replace(line, f"«\u00a0{label}\u00a0»")

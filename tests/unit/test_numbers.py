@@ -125,6 +125,9 @@ def test_the_engine_s_explanations_read_in_french():
             "somme de «\xa0À trouver par les P.-T.\xa0» sur les 13 provinces et territoires")
     with translation.override("en"):
         assert trace_text(formula) == formula
+        # the explanation showed the line's code: "sum of employer_cost over the 13 provinces and territories"
+        assert trace_text("sum of employer_cost over the 13 provinces and territories") == (
+            "sum of “Employer cost” over the 13 provinces and territories")
 
 
 def test_no_english_is_left_in_the_french_explanations():
