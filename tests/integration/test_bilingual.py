@@ -336,3 +336,9 @@ def test_the_admin_names_the_language_spoken_blank_choice(client, cjg, logged_in
     select = select[:select.index("</select>")]
     assert f'<option value="" selected>{words}</option>' in select
     assert "---------" not in select
+
+
+def test_a_change_of_stance_quotes_the_stances_in_french(client, cjg):
+    # « Passée de se retire à conditionnelle » read as a sentence about leaving; the stances are named, in quotes.
+    page = html.unescape(client.get("/fr/jurisdictions/QC/").content.decode())
+    assert "Passée de «\u00a0" in page and "Passée de se retire" not in page
