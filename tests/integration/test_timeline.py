@@ -316,6 +316,11 @@ def test_an_invalid_filter_is_explained_not_fatal(client, ontario):
     assert response.status_code == 200
     assert "Enter a valid date." in response.content.decode()
     assert "Select a valid choice." in response.content.decode()
+    # each problem on one line, its field's name a link to it ("To" and ": The end date…" had stood on two lines)
+    html = client.get(url(), {"date_from": "2014-02-01", "date_to": "2014-01-01"}).content.decode()
+    assert '<li><a href="#id_date_to">To:</a> The end date is before the start date.</li>' in html
+    french = client.get("/fr" + url(), {"date_from": "2014-02-01", "date_to": "2014-01-01"}).content.decode()
+    assert '<li><a href="#id_date_to">Au :</a>' in french
 
 
 def test_htmx_filter_request_gets_the_timeline_fragment_only(client, canada, ontario, empty_cjg):
