@@ -24,6 +24,7 @@ from django.forms.utils import ErrorList
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from config.numbers import numbers
 from negotiations import bounds, money
 from negotiations.forms import ChoiceList, RefuseControlCharacters, ReloadingSelect, scope_to_negotiation
 from negotiations.models import (
@@ -85,11 +86,14 @@ def treatment_field(code: str) -> str:
 
 class MoneyInput(forms.TextInput):
     """A text box for money (a number box would drop "$300M" as empty); a whole stored amount shows
-    without its ".00"."""
+    without its ".00", one with cents as the page's language writes it ("5 000,50" in French: the French edit
+    form showed "5000.50")."""
 
     def format_value(self, value):
         if isinstance(value, Decimal) and value == value.to_integral_value():
             return f"{value.quantize(Decimal(1)):f}"
+        if isinstance(value, Decimal):
+            return numbers().grouped(value, 2)
         return super().format_value(value)
 
 
@@ -113,11 +117,18 @@ class MoneyField(forms.DecimalField):
         return {"inputmode": "decimal"}
 
 
+class FractionInput(forms.TextInput):
+    """A text box for a share; a stored one shows as the page's language writes it ("0,15" in French)."""
+
+    def format_value(self, value):
+        return numbers().decimal(value) if isinstance(value, Decimal) else super().format_value(value)
+
+
 class FractionField(forms.DecimalField):
     """A share as people type it: "0.15", or "0,15" in French, in a text box (a number box in Chromium turned "0,15"
     into "015" before the form saw it)."""
 
-    widget = forms.TextInput
+    widget = FractionInput
 
     def to_python(self, value):
         return super().to_python(money.decimal_point(value) if isinstance(value, str) else value)
@@ -200,7 +211,7 @@ class OfferTermsForm(RefuseControlCharacters, forms.Form):
             )
             self.fields[f"phase_in_fraction_{row}"] = FractionField(
                 label=_("Fraction of the full scale"), required=False, max_digits=12, decimal_places=4,
-                widget=forms.TextInput(attrs={"placeholder": example["fraction"], "size": 6}),
+                widget=FractionInput(attrs={"placeholder": example["fraction"], "size": 6}),
             )
         self._describe_errors()
 

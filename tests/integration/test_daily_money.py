@@ -70,3 +70,17 @@ def test_the_fiscal_page_reads_a_french_participation_and_says_what_is_wrong_in_
     html = refused.content.decode()
     assert refused.status_code == 400 and "must be between 0 and 1" not in html
     assert "doit être comprise entre 0 et 1 (valeur donnée\u00a0: 15)" in html
+
+
+def test_the_french_edit_form_shows_stored_amounts_and_shares_as_french_writes_them(offer_editor_client, budget):
+    # "5 000,50" typed came back as "5000.50" on the French edit form, a share as "0.150".
+    from decimal import Decimal
+
+    Offer.objects.filter(pk=budget.pk).update(employer_min_share=Decimal("0.150"))
+    budget.funding_sources.filter(payer="federal").update(amount=Decimal("4999.50"))
+    Offer.objects.filter(pk=budget.pk).update(federal_amount=Decimal("4999.50"), provincial_amount=Decimal("5000.50"))
+    french = offer_editor_client.get(f"/fr/offers/{budget.slug}/edit")
+    html = french.content.decode()
+    assert 'name="federal_amount" value="4\u00a0999,50"' in html and 'name="employer_min_share" value="0,15"' in html
+    english = offer_editor_client.get(f"/offers/{budget.slug}/edit").content.decode()
+    assert 'name="federal_amount" value="4,999.50"' in english and 'name="employer_min_share" value="0.15"' in english
