@@ -6,7 +6,6 @@ from django.contrib.admin import helpers
 from django.contrib.admin.options import IncorrectLookupParameters
 from django.contrib.admin.utils import unquote
 from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectMultiple
-from django.core.exceptions import ValidationError
 from django.db import DataError
 from django.http import Http404
 from django.utils.translation import gettext, gettext_noop
@@ -21,15 +20,6 @@ from config.login import AdminLoginForm
 gettext_noop("Changes")
 
 
-def _is_key(field, value) -> bool:
-    """Whether a posted value can be a value of ``field`` (a model's key, or the field a relation points to)."""
-    try:
-        field.to_python(value)
-    except ValidationError:
-        return False
-    return True
-
-
 class _KeysCheckedAutocomplete:
     """Django's autocomplete widget, redrawn after a refused save, looks the posted keys up as they came;
     a key that is not one ("abc" for a number, from a tampered or scripted post) raised a 500 there
@@ -39,7 +29,7 @@ class _KeysCheckedAutocomplete:
     def optgroups(self, name, value, attr=None):
         related = self.field.remote_field
         to_field = related.model._meta.get_field(getattr(related, "field_name", None) or related.model._meta.pk.name)
-        return super().optgroups(name, [key for key in value if _is_key(to_field, key)], attr)
+        return super().optgroups(name, [key for key in value if is_stored_key(to_field, key)], attr)
 
 
 class KeysCheckedAutocompleteSelect(_KeysCheckedAutocomplete, AutocompleteSelect):
@@ -74,7 +64,7 @@ class SelectedRowsChecked:
 
     def response_action(self, request, queryset):
         key = queryset.model._meta.pk
-        if not all(_is_key(key, value) for value in request.POST.getlist(helpers.ACTION_CHECKBOX_NAME)):
+        if not all(is_stored_key(key, value) for value in request.POST.getlist(helpers.ACTION_CHECKBOX_NAME)):
             self.message_user(request, gettext("Some selected rows do not exist. No rows have been changed."),
                               messages.WARNING)
             return None  # the list again, with the message
