@@ -2,10 +2,12 @@
 
 `?since=YYYY-MM-DD` picks the date from which changes are listed; a date that is not one answers 400
 with the page and the message next to the field, whatever the format asked for. Each format is kept
-in the record cache per address until the record changes.
+in the record cache per path and the parameters it reads (``since``, ``negotiation``) until the record changes.
 """
 
-from django.http import Http404, HttpResponse, QueryDict
+from urllib.parse import urlencode
+
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -17,7 +19,7 @@ from briefings import brief as briefs
 from briefings import docx, pdf
 from briefings.forms import BriefingForm
 from negotiations import record_cache, selectors
-from negotiations.cached_pages import render_page
+from negotiations.cached_pages import query_key, render_page
 from negotiations.models import Jurisdiction, Negotiation
 
 DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
@@ -37,9 +39,8 @@ def _subject(*, slug: str | None, code: str | None, form: BriefingForm):
 
 def _urls(request, *, slug, code) -> dict:
     # Only what the brief reads: the page is kept per those (any other query string is served the same entry).
-    kept = QueryDict(mutable=True)
-    kept.update({name: request.GET[name] for name in BriefingForm.base_fields if request.GET.get(name)})
-    query = f"?{kept.urlencode()}" if kept else ""
+    kept = query_key(request, BriefingForm.base_fields)
+    query = f"?{urlencode([(name, value) for name, values in kept for value in values])}" if kept else ""
     if code is None:
         return {"pdf_url": reverse("briefings:negotiation_pdf", args=[slug]) + query,
                 "docx_url": reverse("briefings:negotiation_docx", args=[slug]) + query}
@@ -80,10 +81,9 @@ def _file(request, *, slug=None, code=None, kind: str):
         html = render_to_string("briefings/brief_print.html", {"brief": brief, "address": address}, request)
         return pdf.pdf_bytes(html, base_url=request.build_absolute_uri("/"))
 
-    # Keyed on what the brief reads, not the address: "?a=1", "?a=2"… each made a new PDF (0.3-0.7 s) and entry.
-    since, chosen = form.cleaned_data["since"], form.cleaned_data["negotiation"]
-    key = (request.path, since.isoformat() if since else "", chosen or "")
-    content = record_cache.cached(("brief", kind, request.get_host(), *key), build)
+    # Keyed on what the brief reads, as its page is, not the address: "?a=1", "?a=2"… each made a new PDF (0.3-0.7 s).
+    key = ("brief", kind, request.get_host(), request.path, query_key(request, BriefingForm.base_fields))
+    content = record_cache.cached(key, build)
     word = pgettext("a file name", "briefing")
     name = f"{slug or code.upper()}-{word}"
     if kind == "pdf":

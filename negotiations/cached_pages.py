@@ -31,7 +31,7 @@ def _permissions(user) -> str:
     return hashlib.blake2b("\n".join(names).encode(), digest_size=8).hexdigest()
 
 
-def _query(request, params: Iterable[str] | None) -> tuple | str:
+def query_key(request, params: Iterable[str] | None) -> tuple | str:
     """What of the query string goes into the key: the parameters the page understands, in a fixed
     order; any other parameter makes no new entry. ``None``: the whole query string."""
     if params is None:
@@ -45,7 +45,7 @@ def _key(request, template: str, region: str | None, params: Iterable[str] | Non
         template,
         region,
         request.path,
-        _query(request, params),
+        query_key(request, params),
         bool(getattr(request, "htmx", False)),
         _permissions(request.user),
     )
