@@ -19,6 +19,7 @@ from django.utils.translation import get_language, gettext_lazy, gettext_noop, p
 from django.utils.translation import gettext as _
 
 from config.numbers import colon, format_count, format_decimal, format_money, format_percent, numbers
+from config.sentences import sentence_patterns, translated
 from grants import fiscal
 from negotiations.models import Liability, Offer, Program, Treatment
 from negotiations.terms import TERM_FIELDS
@@ -601,22 +602,13 @@ def scenario_controls(*, offer: Offer, params, effect: fiscal.Effect | None,
 
 
 # The engine's and the scenario parser's sentences (English, as the API gives them), in the reader's language.
-_SCENARIO_DETAILS = tuple((re.compile(pattern), msgid) for pattern, msgid in (
-    (r"must be between 0 and 1 \(got (?P<value>.+)\)", gettext_noop("must be between 0 and 1 (%(value)s was given)")),
-    (r"Participation must be a number between 0 and 1\.", gettext_noop("Participation must be a number between 0 and 1.")),
-    (r"Participation has at most (?P<places>\d+) decimal places\.",
-     gettext_noop("Participation has at most %(places)s decimal places.")),
-    (r"'(?P<year>.*)' is not a fiscal year written like 2014-15",
-     gettext_noop("“%(year)s” is not a fiscal year written like 2014-15")),
-    (r"'(?P<year>.*)' does not span two consecutive years", gettext_noop("“%(year)s” does not span two consecutive years")),
+_SCENARIO_DETAILS = sentence_patterns((
+    gettext_noop("must be between 0 and 1 (got %(value)s)"),
+    gettext_noop("Participation must be a number between 0 and 1."),
+    gettext_noop("Participation has at most %(places)s decimal places."),
+    gettext_noop("'%(year)s' is not a fiscal year written like 2014-15"),
+    gettext_noop("'%(year)s' does not span two consecutive years"),
 ))
-
-
-def _scenario_detail(message: str) -> str:
-    for pattern, msgid in _SCENARIO_DETAILS:
-        if found := pattern.fullmatch(message):
-            return _(msgid) % found.groupdict()
-    return message
 
 
 def scenario_problem(error: fiscal.InvalidScenario, params) -> ScenarioProblem:
@@ -625,7 +617,7 @@ def scenario_problem(error: fiscal.InvalidScenario, params) -> ScenarioProblem:
         label=str(SCENARIO_FIELD_LABELS.get(error.field, error.field)),
         value=params.get(error.field, ""),
         help=str(SCENARIO_FIELD_HELP.get(error.field, "")),
-        detail=_scenario_detail(error.message),
+        detail=translated(error.message, _SCENARIO_DETAILS),
     )
 
 

@@ -2,13 +2,13 @@
 
 ``negotiations.article_import`` and ``negotiations.article_text`` are pure and write their warnings in English,
 as the import API gives them and as an import keeps them; the review page shows each through this table.
-Each warning is written once, as its msgid: the pattern that recognises it is made from it (a placeholder such as
-``%(text)s`` matches any text). A warning the table does not know is shown as it was written.
+Each warning is written once, as its msgid (``config.sentences``). A warning the table does not know is shown as it
+was written.
 """
 
-import re
+from django.utils.translation import gettext_noop
 
-from django.utils.translation import gettext, gettext_noop
+from config.sentences import sentence_patterns, translated
 
 _MSGIDS = (
     gettext_noop("No headline found: give the source a title."),
@@ -20,15 +20,9 @@ _MSGIDS = (
     gettext_noop("Speaker known only by role (%(role)s): give their name."),
     gettext_noop("A character was lost in the encoding and could not be restored (shown as �): “%(text)s”"),
 )
-_WARNINGS = tuple(
-    (re.compile(re.sub(r"%\\\((\w+)\\\)s", r"(?P<\1>.*)", re.escape(msgid)), re.DOTALL), msgid) for msgid in _MSGIDS
-)
+_WARNINGS = sentence_patterns(_MSGIDS)
 
 
 def warning_text(warning: str) -> str:
     """One of the reader's warnings in the current language."""
-    for pattern, msgid in _WARNINGS:
-        found = pattern.fullmatch(warning)
-        if found:
-            return gettext(msgid) % found.groupdict() if found.groupdict() else gettext(msgid)
-    return warning
+    return translated(warning, _WARNINGS)
