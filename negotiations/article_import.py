@@ -58,6 +58,8 @@ OUTLETS = {
     "La Presse canadienne": "La Presse canadienne", "La Presse Canadienne": "La Presse canadienne", "Reuters": "Reuters", "Bloomberg": "Bloomberg",
     "Huffington Post": "The Huffington Post", "Canadian Business": "Canadian Business",
 }
+# Longest first, so that "La Presse Canadienne" is read as itself, not as "La Presse".
+_OUTLET_MENTIONS = sorted(OUTLETS, key=len, reverse=True)
 
 _SPEECH_VERBS = (
     "said|says|say|told|tells|tell|added|adds|stated|states|explained|explains|insisted|insists|argued|argues|"
@@ -333,10 +335,10 @@ def _propose_source(article: ArticleText) -> tuple[SourceProposal, int]:
                 outlet = name
                 break
     if not outlet:
-        # Longest names first, each taken out once counted: "La Presse Canadienne" is not also "La Presse".
+        # Each name taken out once counted: "La Presse Canadienne" is not also "La Presse".
         counts: dict[str, int] = {}
         rest = text
-        for mention in sorted(OUTLETS, key=len, reverse=True):
+        for mention in _OUTLET_MENTIONS:
             if found := rest.count(mention):
                 counts[OUTLETS[mention]] = counts.get(OUTLETS[mention], 0) + found
                 rest = rest.replace(mention, " ")
@@ -348,7 +350,7 @@ def _propose_source(article: ArticleText) -> tuple[SourceProposal, int]:
 
 def _outlet_name(text: str) -> str:
     text = text.strip().rstrip(".,")
-    for mention in sorted(OUTLETS, key=len, reverse=True):
+    for mention in _OUTLET_MENTIONS:
         if text.startswith(mention) or text.startswith("The " + mention):
             return OUTLETS[mention]
     return "" if not text else (text if text in OUTLETS.values() else "")

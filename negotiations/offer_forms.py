@@ -97,7 +97,15 @@ class MoneyInput(forms.TextInput):
         return super().format_value(value)
 
 
-class MoneyField(forms.DecimalField):
+class TypedDecimalField(forms.DecimalField):
+    """A number typed into a text box (a number box would drop "$300M" as empty and turn the French "0,15" into
+    "015"): none of DecimalField's step/min/max attributes, a decimal keyboard on phones."""
+
+    def widget_attrs(self, widget):
+        return {"inputmode": "decimal"}
+
+
+class MoneyField(TypedDecimalField):
     """An amount of money as people type it ("$300M", "300 million", "15 000,50"): read by the one
     money parser (negotiations.money), whose message says what was wrong and shows an example."""
 
@@ -109,12 +117,10 @@ class MoneyField(forms.DecimalField):
         try:
             return money.parse_money(str(value))
         except money.MoneyError as error:
-            params = {**error.params, **({"example": _(error.params["example"])} if "example" in error.params else {})}
+            params = dict(error.params)
+            if "example" in params:  # the example too is in the reader's language
+                params["example"] = _(params["example"])
             raise forms.ValidationError(_(error.template), code="invalid", params=params) from error
-
-    def widget_attrs(self, widget):
-        # A text box (a number box would drop "$300M" as empty); no step/min/max of DecimalField.
-        return {"inputmode": "decimal"}
 
 
 class FractionInput(forms.TextInput):
@@ -124,17 +130,13 @@ class FractionInput(forms.TextInput):
         return numbers().decimal(value) if isinstance(value, Decimal) else super().format_value(value)
 
 
-class FractionField(forms.DecimalField):
-    """A share as people type it: "0.15", or "0,15" in French, in a text box (a number box in Chromium turned "0,15"
-    into "015" before the form saw it)."""
+class FractionField(TypedDecimalField):
+    """A share as people type it: "0.15", or "0,15" in French."""
 
     widget = FractionInput
 
     def to_python(self, value):
         return super().to_python(money.decimal_point(value) if isinstance(value, str) else value)
-
-    def widget_attrs(self, widget):
-        return {"inputmode": "decimal"}
 
 
 def _money_field(label, *, max_digits=12, required=True, help_text=""):
