@@ -18,7 +18,7 @@ from grants.headline import Headline, headline, offers_by_pk
 from negotiations import calendar_dates, timeline
 from negotiations.acceptance import FAILS, MEETS, UNKNOWN, PositionBook
 from negotiations.models import Jurisdiction, KeyDate, Negotiation, Offer, Position, Stance, Statement
-from negotiations.selectors.verdicts import Acceptance, offer_acceptance, position_book
+from negotiations.selectors.verdicts import Acceptance, offer_acceptance, offers_on_the_table, position_book
 
 # A brief is read in two minutes: the latest changes and quotes only (the pages hold the rest). Fewer
 # lines also make the PDF faster to lay out (perf: bench/brief.py, briefing.pdf; see the README).
@@ -154,8 +154,7 @@ def _latest_offers(negotiation: Negotiation, code: str | None) -> list[OfferRow]
         offer=OuterRef("pk"), jurisdiction__kind=Jurisdiction.Kind.FEDERAL)
     provincial = Offer.tabled_by.through.objects.filter(
         offer=OuterRef("pk")).exclude(jurisdiction__kind=Jurisdiction.Kind.FEDERAL)
-    # A withdrawn offer is off the table: never a side's latest (as in negotiation_rounds).
-    offers = Offer.objects.filter(negotiation=negotiation).exclude(status=Offer.Status.WITHDRAWN).order_by("-tabled_on", "-pk")
+    offers = offers_on_the_table(negotiation.pk).order_by("-tabled_on", "-pk")  # a withdrawn offer is no side's latest
     latest = {
         "federal": offers.filter(Exists(federal)).values_list("pk", flat=True).first(),
         "provincial": offers.filter(Exists(provincial)).values_list("pk", flat=True).first(),

@@ -162,13 +162,17 @@ def offers_by_month(negotiation_id: int) -> dict[tuple[int, int], list[OfferMark
     return marks
 
 
+def offers_on_the_table(negotiation_id: int):
+    """The negotiation's offers but the withdrawn: a withdrawn offer is no longer its side's, so it is not a round
+    and never a side's latest offer (the concessions, the gap, the brief)."""
+    return Offer.objects.filter(negotiation_id=negotiation_id).exclude(status=Offer.Status.WITHDRAWN)
+
+
 def negotiation_rounds(negotiation_id: int):
     """The negotiation's offers as rounds of ``negotiations.concessions`` (oldest first), with the P/T codes:
-    five queries. An offer tabled by the federal government is Ottawa's; any other, the P/Ts'. A withdrawn offer
-    is no longer its side's: it is not a round, and never a side's latest offer."""
-    offers = list(Offer.objects.filter(negotiation_id=negotiation_id).exclude(status=Offer.Status.WITHDRAWN)
-                  .order_by("tabled_on", "pk").prefetch_related(
-        *TERM_ROWS, "tabled_by"))
+    five queries. An offer tabled by the federal government is Ottawa's; any other, the P/Ts'. Only the offers on
+    the table (``offers_on_the_table``) are rounds."""
+    offers = list(offers_on_the_table(negotiation_id).order_by("tabled_on", "pk").prefetch_related(*TERM_ROWS, "tabled_by"))
     rounds = [
         Round(offer.slug, offer.title, offer.tabled_on,
               FEDERAL if any(j.kind == Jurisdiction.Kind.FEDERAL for j in offer.tabled_by.all()) else PROVINCES,
