@@ -581,7 +581,7 @@ def scenario_controls(*, offer: Offer, params, effect: fiscal.Effect | None,
     """The scenario form's values: the scenario used when there is one, else what was typed."""
     phase_in = [(step.fiscal_year, step.fraction) for step in offer.phase_in.all()]
     if effect is not None:
-        participation = numbers().decimal(effect.scenario.participation, 10)  # "0,5" on a French page
+        participation = format_decimal(effect.scenario.participation, 10)  # "0,5" on a French page
         chosen = effect.scenario.fiscal_year or ""
     else:
         participation = params.get("participation", "1") or "1"

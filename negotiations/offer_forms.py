@@ -24,7 +24,7 @@ from django.forms.utils import ErrorList
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from config.numbers import numbers
+from config.numbers import format_decimal, numbers
 from negotiations import bounds, money
 from negotiations.forms import ChoiceList, RefuseControlCharacters, ReloadingSelect, scope_to_negotiation
 from negotiations.models import (
@@ -127,7 +127,7 @@ class FractionInput(forms.TextInput):
     """A text box for a share; a stored one shows as the page's language writes it ("0,15" in French)."""
 
     def format_value(self, value):
-        return numbers().decimal(value) if isinstance(value, Decimal) else super().format_value(value)
+        return format_decimal(value) if isinstance(value, Decimal) else super().format_value(value)
 
 
 class FractionField(TypedDecimalField):
