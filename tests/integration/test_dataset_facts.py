@@ -115,7 +115,7 @@ def _money(text: str) -> list[Decimal]:
 def test_figures_in_prose_match_the_terms():
     offers = {offer["slug"]: offer for offer in DATA["offers"]}
     counter = offers["pt-counter-jan-2014"]["terms"]
-    # "$2,500 from the LMA and $7,500 from the LMDA per trainee", "$450 million ... keeps 60,000 trainees"
+    # "$2,500 from the LMA and $7,500 from the LMDA per trainee", "$450 million ... enough for 60,000 trainees"
     assert Decimal(counter["sources"]["federal"]["LMA"]) == 2500 and Decimal(counter["sources"]["federal"]["LMDA"]) == 7500
     assert "$2,500 from the LMA and $7,500 from the LMDA" in counter["assumptions"]
     assert "$450 million" in counter["assumptions"] and Decimal(counter["scale"]["amount"]) == 450_000_000
@@ -167,3 +167,21 @@ def test_plain_facts_the_articles_give_are_recorded():
     lma = next(program for program in DATA["programs"] if program["program"] == "LMA")
     for group in ("Aboriginal", "immigrants", "women", "youth", "older workers", "disabilities", "literacy"):
         assert group in lma["notes"]
+
+
+@pytest.mark.django_db
+def test_the_trainees_the_counter_proposal_s_notes_name_are_the_engine_s(cjg):
+    # They read "$450 million ... which keeps December's 60,000 trainees" where the engine, with Quebec out and
+    # compensated, gives 46,082: the notes now say both, and why.
+    from grants.selectors import fiscal_effect, offer_with_terms
+    from negotiations.models import Offer
+
+    effect = fiscal_effect(offer_with_terms("pt-counter-jan-2014"))
+    quebec_share = 60_000 - effect.national.trainees
+    assert (effect.national.trainees, effect.jurisdiction("QC").trainees) == (46_082, 0)
+    assert quebec_share == 13_918
+    offer = Offer.objects.get(slug="pt-counter-jan-2014")
+    scale = offer.term_basis.get(term="scale")
+    for text in (offer.assumptions_en, scale.note_en, offer.assumptions_fr, scale.note_fr):
+        digits = re.sub(r"(?<=\d)[,\u00a0\u202f ](?=\d{3}\b)", "", text)
+        assert "60000" in digits and "46082" in digits, text
