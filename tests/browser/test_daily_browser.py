@@ -151,6 +151,48 @@ def test_at_phone_width_the_page_fits_and_wide_tables_scroll_in_a_labelled_frame
             assert (role, tabindex, labelled) == ("region", "0", True), name
 
 
+def _scenario_from_december() -> str:
+    """A scenario saved as the offer form saves one (Quebec out), by an editor; its address."""
+    from django.contrib.auth.models import Permission
+    from django.test import Client
+
+    from grants.models import Scenario
+    from tests.factories import UserFactory
+    from tests.offer_world import offer_post
+
+    editor = UserFactory(username="scenario-editor")
+    editor.user_permissions.set(Permission.objects.filter(content_type__app_label__in=("negotiations", "grants")))
+    client = Client()
+    client.force_login(editor)
+    response = client.post("/scenarios/new", offer_post(title="Quebec out", tabled_on="2014-01-29",
+                                                        treatment_QC="opts_out_compensated"))
+    assert response.status_code == 302, response.content.decode()[:3000]
+    return f"/scenarios/{Scenario.objects.get().pk}/"
+
+
+@pytest.mark.parametrize("prefix", ["", "/fr"])
+def test_at_phone_width_a_comparison_s_national_lines_fit_and_a_wider_table_shows_it_scrolls(
+        phone_page, live_server, cjg_data, prefix, no_favicon):
+    # At 390 px the scenario comparison's "B − A" column ran past the frame's edge, and no table that scrolls
+    # sideways showed that more of it lay to the right.
+    no_favicon(phone_page)
+    scenario = _scenario_from_december()
+    for address in (f"{scenario}compare?with=offer:federal-dec-2013", "/compare/?a=budget-2013&b=federal-dec-2013"):
+        phone_page.goto(f"{live_server.url}{prefix}{address}")
+        national = phone_page.locator("#compare-national")
+        frame = national.locator("xpath=..")
+        assert frame.evaluate("frame => frame.scrollWidth <= frame.clientWidth"), address
+        change = national.locator("tbody tr[data-line=trainees] td").last
+        box = change.bounding_box()
+        assert box["x"] + box["width"] <= 390 and change.inner_text().strip().startswith(("−", "+", "0")), address
+        wide = phone_page.locator("#compare-by-jurisdiction").locator("xpath=..")
+        assert wide.evaluate("frame => frame.scrollWidth > frame.clientWidth"), address
+        # The frame draws a shadow at its scrolling edges, and the cells let it show through.
+        assert "radial-gradient" in wide.evaluate("frame => getComputedStyle(frame).backgroundImage")
+        assert wide.locator("tbody td").first.evaluate("cell => getComputedStyle(cell).backgroundColor") == "rgba(0, 0, 0, 0)"
+    assert phone_page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
 @pytest.mark.parametrize("prefix", ["", "/fr"])
 def test_at_phone_width_who_would_sign_reads_as_one_block_per_government(phone_page, live_server, fiscal_data, prefix,
                                                                          no_favicon):
