@@ -4,6 +4,8 @@
 // 3. The offer form's live preview: one short status line, updated in place; aria-busy while loading.
 // 4. The offer form's live validation: the field changed is sent along (its errors land on it), and
 //    one polite status line says what is wrong with it.
+// 5. "Load more" (a link that replaces itself with the next events): the focus moves to the first event it
+//    brought, which a screen reader then reads, instead of falling back to the top of the page.
 (function () {
   "use strict";
 
@@ -174,6 +176,25 @@
     }
     if (status.textContent !== text) {
       status.textContent = text;
+    }
+  });
+
+  // 5. Load more ----------------------------------------------------------------------------------
+  let lastBefore = null;  // the event above the "Load more" item, when its link was followed
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    const elt = event.detail.elt;
+    if (elt instanceof Element && elt.hasAttribute("data-load-more")) {
+      const item = elt.closest("li");
+      lastBefore = item ? item.previousElementSibling : null;
+    }
+  });
+  document.addEventListener("htmx:load", function (event) {
+    // (Each element swapped in is "loaded"; the link itself is gone by then, so the event names the element.)
+    if (lastBefore && event.target === lastBefore.nextElementSibling) {
+      lastBefore = null;
+      event.target.setAttribute("tabindex", "-1");
+      event.target.focus();
     }
   });
 

@@ -167,3 +167,18 @@ def test_pages_fit_a_phone(phone_page, live_server, timeline_data, screenshot, n
     expect(heading).to_contain_text("Ontario")
     expect(heading).to_be_in_viewport()  # the panel sits below the matrix; focusing it brings it into view
     screenshot(phone_page, "stances-390")
+
+
+def test_load_more_moves_the_focus_to_the_first_event_it_brought(page, live_server, timeline_data, no_favicon):
+    # The link replaced itself with the next events and the focus fell back to the top of the page: a keyboard or
+    # screen reader user had to find their place again among twenty-odd events.
+    no_favicon(page)
+    page.goto(f"{live_server.url}/jurisdictions/ON/")
+    before = events(page).count()
+    page.locator("#load-more a").focus()
+    page.keyboard.press("Enter")
+    expect(events(page)).not_to_have_count(before)
+    first_new = events(page).nth(before)
+    expect(first_new).to_be_focused()
+    assert first_new.get_attribute("tabindex") == "-1"
+    assert page.evaluate("document.activeElement.getBoundingClientRect().top") < page.viewport_size["height"]
