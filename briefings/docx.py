@@ -56,7 +56,7 @@ def docx_bytes(brief: Brief) -> bytes:
     document.add_heading(_("The latest offer of each side"), level=1)
     for row in brief.offers:
         document.add_heading(_side_title(row), level=2)
-        document.add_paragraph(f"{format_date(row.offer.tabled_on, row.offer.date_precision)} · {_('tabled by')} {row.tabled_by} · "
+        document.add_paragraph(f"{format_date(row.offer.tabled_on, row.offer.date_precision)} · {colon(_('tabled by'))} {row.tabled_by} · "
                                f"{row.offer.get_status_display()}")
         if row.headline.figures:
             if row.headline.code:

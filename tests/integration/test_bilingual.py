@@ -284,6 +284,12 @@ def test_french_never_puts_a_bare_name_after_a_preposition(client, cjg):
     offer = seen("/fr/offers/federal-dec-2013/")
     assert "Déposée par\xa0:" in offer and "lors de la réunion\xa0:" in offer
     assert "· à " not in offer
+    # The same words on the fiscal page, the timeline, the home page and the brief.
+    for address in ("/fr/offers/federal-dec-2013/fiscal/", "/fr/jurisdictions/ON/?kind=offer",
+                    "/fr/", "/fr/negotiations/canada-job-grant/briefing"):
+        page = seen(address)
+        assert re.search(r"[Dd]éposée par\xa0: ", page), address
+        assert not re.search(r"[Dd]éposée par [^:\xa0]", page), address
 
 
 def test_a_citation_gives_the_title_as_published_between_the_page_s_marks(client, cjg):

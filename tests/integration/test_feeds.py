@@ -195,7 +195,7 @@ def test_a_feed_under_fr_is_in_french_with_the_records_french_text_and_french_li
     assert "Would accept" not in summaries[1]
     assert "29 janvier 2014" in summaries[0]
     assert "Source\xa0: The Canadian Press, «\xa0" in summaries[0]
-    assert "Déposée par CA" in summaries[2]
+    assert "Déposée par\xa0: CA" in summaries[2]
     # A quote stays in its language, and says which.
     assert '<blockquote lang="en">«\xa0The provinces remain united on this.\xa0»</blockquote>' in summaries[0]  # French marks
     # Entry ids do not change with the language: a reader switching feeds sees the same entries.
