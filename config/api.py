@@ -2,7 +2,8 @@
 
 Every answer that is not a success is JSON {"detail": "..."} with a 4xx status: 404 for an unknown
 slug, code or path, 405 for anything but GET (and HEAD), 422 for a bad parameter, naming it.
-Ninja's own validation errors keep their list under "errors" and gain a "detail" sentence.
+Ninja's own validation errors keep their list under "errors" and gain a "detail" sentence. The "detail" is in
+the language Accept-Language asks for (config.i18n); parameter names, and the "errors" list, stay as they are.
 """
 
 import logging
@@ -12,10 +13,14 @@ from django.core.signals import got_request_exception
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import re_path
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from ninja import NinjaAPI
 from ninja.errors import ValidationError
 
+from grants.api import FISCAL_YEAR_PATTERN
 from grants.api import router as grants_router
+from negotiations.api import CODE_PATTERN, NO_CONTROL_CHARACTERS, SLUG_PATTERN
 from negotiations.api import router as negotiations_router
 
 logger = logging.getLogger("django.request")
@@ -34,7 +39,8 @@ def _read_only(view):
     def read_only_view(request: HttpRequest, *args, **kwargs) -> HttpResponse:
         if request.method not in READ_METHODS:
             return _error(
-                405, f"Method {request.method} is not allowed: the API is read-only.", Allow=", ".join(READ_METHODS)
+                405, _("Method %(method)s is not allowed: the API is read-only.") % {"method": request.method},
+                Allow=", ".join(READ_METHODS),
             )
         if request.method != "HEAD":
             return view(request, *args, **kwargs)
@@ -49,7 +55,7 @@ def _read_only(view):
 
 
 def _no_endpoint(request: HttpRequest, *args, **kwargs) -> JsonResponse:
-    return _error(404, f"No endpoint at {request.path}; the endpoints are listed at /api/openapi.json.")
+    return _error(404, _("No endpoint at %(path)s; the endpoints are listed at /api/openapi.json.") % {"path": request.path})
 
 
 _no_endpoint.csrf_exempt = True
@@ -109,15 +115,56 @@ def _parameter(location: tuple | list) -> str:
     return ".".join(parts)
 
 
+# Pydantic's messages for the errors a parameter of this API can have, as msgids that write them as pydantic does
+# (placeholders: the error's "ctx"), so that a reader asking for French reads them in French.
+VALIDATION_MESSAGES = {
+    "int_parsing": gettext_noop("Input should be a valid integer, unable to parse string as an integer"),
+    "int_from_float": gettext_noop("Input should be a valid integer, got a number with a fractional part"),
+    "decimal_parsing": gettext_noop("Input should be a valid decimal"),
+    "finite_number": gettext_noop("Input should be a finite number"),
+    "greater_than_equal": gettext_noop("Input should be greater than or equal to %(ge)s"),
+    "greater_than": gettext_noop("Input should be greater than %(gt)s"),
+    "less_than_equal": gettext_noop("Input should be less than or equal to %(le)s"),
+    "less_than": gettext_noop("Input should be less than %(lt)s"),
+    "string_pattern_mismatch": gettext_noop("String should match pattern '%(pattern)s'"),
+    "string_too_long": gettext_noop("String should have at most %(max_length)s characters"),
+    "missing": gettext_noop("Field required"),
+}
+
+
+# A parameter that does not match its pattern is told what the pattern asks for, not shown the pattern.
+PATTERN_MESSAGES = {
+    CODE_PATTERN: gettext_noop("must be a jurisdiction code such as ON"),
+    SLUG_PATTERN: gettext_noop("must be a slug such as canada-job-grant (letters, digits, hyphens and underscores)"),
+    FISCAL_YEAR_PATTERN: gettext_noop("must be a fiscal year written like 2017-18"),
+    NO_CONTROL_CHARACTERS: gettext_noop("must not contain control characters (such as NUL)"),
+}
+
+
+def _message(item: dict) -> str:
+    """One validation error's message in the current language; pydantic's own where the table does not write it
+    exactly as pydantic does (a message with other words, or a context it does not name)."""
+    if item.get("type") == "string_pattern_mismatch" and item.get("ctx", {}).get("pattern") in PATTERN_MESSAGES:
+        return _(PATTERN_MESSAGES[item["ctx"]["pattern"]])
+    english = item.get("msg", "is not valid")
+    msgid = VALIDATION_MESSAGES.get(item.get("type", ""))
+    try:
+        if msgid is not None and msgid % item.get("ctx", {}) == english:
+            return _(msgid) % item.get("ctx", {})
+    except (KeyError, TypeError, ValueError):
+        pass
+    return english
+
+
 @api.exception_handler(ValidationError)
 def validation_error(request: HttpRequest, error: ValidationError) -> HttpResponse:
-    detail = "; ".join(f"{_parameter(item.get('loc', ()))}: {item.get('msg', 'is not valid')}" for item in error.errors)
+    detail = "; ".join(f"{_parameter(item.get('loc', ()))}: {_message(item)}" for item in error.errors)
     return api.create_response(request, {"detail": detail, "errors": error.errors}, status=422)
 
 
 @api.exception_handler(Http404)
 def not_found(request: HttpRequest, error: Http404) -> HttpResponse:
-    return api.create_response(request, {"detail": str(error) or "Not found."}, status=404)
+    return api.create_response(request, {"detail": str(error) or _("Not found.")}, status=404)
 
 
 @api.exception_handler(OperationalError)
@@ -125,7 +172,7 @@ def not_found(request: HttpRequest, error: Http404) -> HttpResponse:
 def database_unavailable(request: HttpRequest, error: Exception) -> HttpResponse:
     # As config.database.DatabaseUnavailableMiddleware does for pages.
     logger.error("Database unavailable for %s: %s", request.path, error)
-    response = api.create_response(request, {"detail": "The database is not answering; try again shortly."},
+    response = api.create_response(request, {"detail": _("The database is not answering; try again shortly.")},
                                    status=503)
     response["Retry-After"] = "30"
     return response
@@ -137,4 +184,4 @@ def server_error(request: HttpRequest, error: Exception) -> HttpResponse:
     # trackers and the test client listen to), and still answer in JSON.
     got_request_exception.send(sender=None, request=request)
     logger.error("Internal Server Error: %s", request.path, exc_info=error, extra={"status_code": 500, "request": request})
-    return api.create_response(request, {"detail": "Internal server error."}, status=500)
+    return api.create_response(request, {"detail": _("Internal server error.")}, status=500)

@@ -11,10 +11,11 @@ from decimal import Decimal
 from typing import Any, Literal
 
 from django.http import Http404
+from django.utils.translation import gettext as _
 from ninja import Field, Query, Router, Schema
 from ninja.errors import HttpError
 
-from grants import deal, fiscal, scenarios
+from grants import deal, fiscal, presentation, scenarios
 from grants.models import Scenario
 from grants.selectors import MAX_PARTICIPATION_PLACES, fiscal_effect, offers_with_terms, scenario_from
 from negotiations import record_cache
@@ -26,6 +27,9 @@ from negotiations.terms import OfferTerms, is_share
 router = Router(tags=["fiscal effect"])
 
 
+FISCAL_YEAR_PATTERN = r"^[0-9]{4}-[0-9]{2}$"
+
+
 class ScenarioQuery(Schema):
     participation: Decimal = Field(
         Decimal(1), ge=0, le=1,
@@ -33,7 +37,7 @@ class ScenarioQuery(Schema):
                     f"{MAX_PARTICIPATION_PLACES} decimal places; more is 422.",
     )
     fiscal_year: str | None = Field(
-        None, pattern=r"^[0-9]{4}-[0-9]{2}$", examples=["2017-18"],
+        None, pattern=FISCAL_YEAR_PATTERN, examples=["2017-18"],
         description="The fiscal year, such as 2017-18; by default the first year at full scale.",
     )
 
@@ -95,7 +99,7 @@ def _offers(*slugs: str) -> list[Offer]:
     found = {offer.slug: offer for offer in offers_with_terms().filter(slug__in=slugs)}
     for slug in slugs:
         if slug not in found:
-            raise Http404(f"No offer has the slug '{slug}'.")
+            raise Http404(_("No offer has the slug '%(slug)s'.") % {"slug": slug})
     return [found[slug] for slug in slugs]
 
 
@@ -104,10 +108,11 @@ def _effect(offer: Offer, query: ScenarioQuery) -> fiscal.Effect:
     try:
         return fiscal_effect(offer, scenario_from(participation=query.participation, fiscal_year=query.fiscal_year))
     except fiscal.InvalidScenario as error:
-        raise HttpError(422, f"{error.field}: {error.message}") from error
+        raise HttpError(422, f"{error.field}: {presentation.scenario_detail(error)}") from error
     except fiscal.InvalidTerms as error:
         raise HttpError(  # noqa: B904 (the message carries the cause)
-            409, f"The terms of the offer '{offer.slug}' do not add up, so they have no fiscal effect: {error}"
+            409, _("The terms of the offer '%(slug)s' do not add up, so they have no fiscal effect: %(problems)s")
+            % {"slug": offer.slug, "problems": error}
         )
 
 
@@ -198,7 +203,7 @@ def scenario(request, scenario_id: int):
     Scenarios are not offers: they never appear in /api/offers."""
     found = Scenario.objects.select_related("author", "negotiation").filter(pk=scenario_id).first()
     if found is None:
-        raise Http404(f"No scenario has the id {scenario_id}.")
+        raise Http404(_("No scenario has the id %(id)s.") % {"id": scenario_id})
     terms = scenarios.scenario_terms(found)
     try:
         effect = scenarios.scenario_effect(found)
@@ -259,7 +264,7 @@ def negotiation_concessions(request, slug: str):
     between the latest offer of each side, term by term and in money."""
     negotiation = Negotiation.objects.filter(slug=slug).first()
     if negotiation is None:
-        raise Http404(f"No negotiation has the slug '{slug}'.")
+        raise Http404(_("No negotiation has the slug '%(slug)s'.") % {"slug": slug})
     result, money = deal.money_distance(negotiation.pk)
     terms = [{"term": t.term, "rounds": [{"offer": v.offer, "tabled_on": v.tabled_on, "party": v.party,
                                           "value": _term_json(t.term, v.value)} for v in t.rounds]}

@@ -611,13 +611,18 @@ _SCENARIO_DETAILS = sentence_patterns((
 ))
 
 
+def scenario_detail(error: fiscal.InvalidScenario) -> str:
+    """What is wrong with the assumption, in the reader's language (the page's message, the API's detail)."""
+    return translated(error.message, _SCENARIO_DETAILS)
+
+
 def scenario_problem(error: fiscal.InvalidScenario, params) -> ScenarioProblem:
     return ScenarioProblem(
         field=error.field,
         label=str(SCENARIO_FIELD_LABELS.get(error.field, error.field)),
         value=params.get(error.field, ""),
         help=str(SCENARIO_FIELD_HELP.get(error.field, "")),
-        detail=translated(error.message, _SCENARIO_DETAILS),
+        detail=scenario_detail(error),
     )
 
 

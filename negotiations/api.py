@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 
 from django.db.models import Prefetch, Q, QuerySet, TextChoices
 from django.http import Http404
+from django.utils.translation import gettext as _
 from ninja import Field, Query, Router, Schema
 from ninja.errors import HttpError
 from ninja.pagination import PaginationBase, paginate
@@ -87,6 +88,7 @@ def choices(enum: type[TextChoices]) -> Any:
 
 SLUG_PATTERN = r"^[-a-zA-Z0-9_]+$"
 CODE_PATTERN = r"^[A-Za-z]{2}$"
+NO_CONTROL_CHARACTERS = r"^[^\x00-\x1f]+$"
 
 
 def _or_none(text: str) -> str | None:
@@ -167,7 +169,7 @@ def _jurisdiction_named(code: str | None, *, parameter: str = "jurisdiction") ->
         return None
     jurisdiction = Jurisdiction.objects.filter(code=code.upper()).first()
     if jurisdiction is None:
-        raise HttpError(422, f"{parameter}: no jurisdiction has the code '{code}'.")
+        raise HttpError(422, f"{parameter}: " + _("no jurisdiction has the code '%(code)s'.") % {"code": code})
     return jurisdiction
 
 
@@ -177,7 +179,7 @@ def _negotiation_named(slug: str | None) -> Negotiation | None:
         return None
     negotiation = Negotiation.objects.filter(slug=slug).first()
     if negotiation is None:
-        raise HttpError(422, f"negotiation: no negotiation has the slug '{slug}'.")
+        raise HttpError(422, "negotiation: " + _("no negotiation has the slug '%(slug)s'.") % {"slug": slug})
     return negotiation
 
 
@@ -233,7 +235,7 @@ def jurisdiction_timeline_events(request, code: str, filters: Query[TimelineFilt
     # Only two letters reach the database: any other code is unknown, whatever it holds.
     jurisdiction = Jurisdiction.objects.filter(code=code.upper()).first() if re.fullmatch(CODE_PATTERN, code) else None
     if jurisdiction is None:
-        raise Http404(f"No jurisdiction has the code '{code}'.")
+        raise Http404(_("No jurisdiction has the code '%(code)s'.") % {"code": code})
     events, count = jurisdiction_timeline(
         jurisdiction=jurisdiction,
         negotiation_slug=filters.negotiation,
@@ -382,7 +384,7 @@ def _offer_with_terms(slug: str) -> Offer:
         .first()
     )
     if offer is None:
-        raise Http404(f"No offer has the slug '{slug}'.")
+        raise Http404(_("No offer has the slug '%(slug)s'.") % {"slug": slug})
     return offer
 
 
@@ -599,7 +601,7 @@ class StatementOut(Schema):
 class StatementFilters(Schema):
     jurisdiction: CodeFilter
     speaker: str | None = Field(
-        None, min_length=1, max_length=150, pattern=r"^[^\x00-\x1f]+$",
+        None, min_length=1, max_length=150, pattern=NO_CONTROL_CHARACTERS,
         description="A person's slug, or their name (any case).",
     )
     negotiation: SlugFilter

@@ -131,6 +131,54 @@ def test_the_api_answers_in_french_with_accept_language(client, cjg):
     assert client.get("/fr/api/jurisdictions").status_code == 404  # the API has one address
 
 
+API_ERRORS = [  # (address, its English detail, its French detail)
+    ("/api/offers/nope", "No offer has the slug 'nope'.", "Aucune offre n'a l'identifiant «\xa0nope\xa0»."),
+    ("/api/jurisdictions/ZZ/timeline", "No jurisdiction has the code 'ZZ'.", "Aucun gouvernement n'a le code «\xa0ZZ\xa0»."),
+    ("/api/scenarios/999", "No scenario has the id 999.", "Aucun scénario n'a le numéro 999."),
+    ("/api/negotiations/nope/concessions", "No negotiation has the slug 'nope'.",
+     "Aucune négociation n'a l'identifiant «\xa0nope\xa0»."),
+    ("/api/positions?negotiation=nope", "negotiation: no negotiation has the slug 'nope'.",
+     "negotiation: aucune négociation n'a l'identifiant «\xa0nope\xa0»."),
+    ("/api/statements?jurisdiction=ZZ", "jurisdiction: no jurisdiction has the code 'ZZ'.",
+     "jurisdiction: aucun gouvernement n'a le code «\xa0ZZ\xa0»."),
+    ("/api/offers?limit=abc", "limit: Input should be a valid integer, unable to parse string as an integer",
+     "limit: doit être un nombre entier"),
+    ("/api/offers?limit=1.5", "limit: Input should be a valid integer, unable to parse string as an integer",
+     "limit: doit être un nombre entier"),
+    ("/api/offers?limit=5000", "limit: Input should be less than or equal to 1000", "limit: doit être inférieur ou égal à 1000"),
+    ("/api/offers?offset=-1", "offset: Input should be greater than or equal to 0", "offset: doit être supérieur ou égal à 0"),
+    ("/api/offers/budget-2013/fiscal-effect?participation=abc", "participation: Input should be a valid decimal",
+     "participation: doit être un nombre"),
+    ("/api/offers/budget-2013/fiscal-effect?participation=NaN", "participation: Input should be a finite number",
+     "participation: doit être un nombre fini"),
+    ("/api/offers/budget-2013/fiscal-effect?participation=2", "participation: Input should be less than or equal to 1",
+     "participation: doit être inférieur ou égal à 1"),
+    ("/api/offers/budget-2013/fiscal-effect?fiscal_year=abc", "fiscal_year: must be a fiscal year written like 2017-18",
+     "fiscal_year: doit être un exercice financier écrit comme 2017-18"),
+    ("/api/offers/budget-2013/fiscal-effect?fiscal_year=2099-01", "fiscal_year: '2099-01' does not span two consecutive years",
+     "fiscal_year: «\xa02099-01\xa0» ne couvre pas deux années consécutives"),
+    ("/api/offers?tabled_by=Ontario", "tabled_by: must be a jurisdiction code such as ON",
+     "tabled_by: doit être un code de gouvernement comme ON"),
+    ("/api/offers?negotiation=a%20b", "negotiation: must be a slug such as canada-job-grant (letters, digits, hyphens and "
+     "underscores)", "negotiation: doit être un identifiant comme canada-job-grant (lettres, chiffres, traits d'union et "
+     "soulignés)"),
+    ("/api/nothing-here", "No endpoint at /api/nothing-here; the endpoints are listed at /api/openapi.json.",
+     "Rien à l'adresse /api/nothing-here\xa0; les adresses de l'API sont énumérées dans /api/openapi.json."),
+]
+
+
+@pytest.mark.parametrize(("address", "english", "french"), API_ERRORS)
+def test_the_api_s_errors_answer_in_the_language_asked_for(client, cjg, address, english, french):
+    # Every "detail" was English whatever Accept-Language asked for; the parameter it names, and ninja's "errors"
+    # list (for programs), stay as they are.
+    answer = client.get(address)
+    in_french = client.get(address, HTTP_ACCEPT_LANGUAGE="fr")
+    assert answer.status_code == in_french.status_code and answer.status_code in (404, 422)
+    assert answer.json()["detail"] == english
+    assert in_french.json()["detail"] == french
+    assert answer.json().get("errors") == in_french.json().get("errors")
+
+
 def test_health_check_and_admin(admin_client, cjg):
     assert admin_client.get("/healthz").status_code == 200
     html = admin_client.get("/fr/admin/").content.decode()
