@@ -72,11 +72,31 @@ class JurisdictionLines(Lines, Coded):
     pass
 
 
+class SmallEmployerGapOut(Schema):
+    """FISCAL_MODEL's small_employer_gap: per trainee, when an employer pays only the minimum share."""
+
+    employer_minimum: Money = Field(description="What the employer puts in per trainee at the minimum share.")
+    gap: Money = Field(description="Per trainee, the expected employer amount less that minimum.")
+    covered_by: Literal["federal", "provincial"] | None = Field(
+        description="The government that covers the gap; null when nobody does (the grant is smaller by the gap).")
+
+
+class YearOut(Schema):
+    fiscal_year: str
+    fraction: Fraction = Field(description="The share of the full scale applied that year.")
+    national: Lines
+
+
 class FiscalEffectOut(Schema):
     offer: str = Field(description="The offer's slug.")
     assumptions: Assumptions
     national: Lines
     by_jurisdiction: list[JurisdictionLines] = Field(description="The 13 provinces and territories.")
+    small_employer_gap: SmallEmployerGapOut | None = Field(
+        description="Null when the offer sets no minimum employer share.")
+    years: list[YearOut] = Field(
+        description="With a phase-in, the national lines of each fiscal year (empty without one).")
+    multi_year_total: Lines | None = Field(description="With a phase-in, the years' lines added up; else null.")
 
 
 class DifferenceOut(Schema):
@@ -120,12 +140,22 @@ def _by_jurisdiction(many: tuple[fiscal.Lines, ...]) -> list[dict]:
     return [{"code": lines.code, **lines.as_dict()} for lines in many]
 
 
-def _effect_json(offer: Offer, effect: fiscal.Effect) -> dict:
+def _effect_json(name: str, effect: fiscal.Effect) -> dict:
+    """The effect as FiscalEffectOut; ``name``, the offer's slug (a scenario's: scenario-ID)."""
+    gap = effect.small_employer_gap
+    total = effect.multi_year_total
     return {
-        "offer": offer.slug,
+        "offer": name,
         "assumptions": {"participation": effect.scenario.participation, "fiscal_year": effect.scenario.fiscal_year},
         "national": effect.national.as_dict(),
         "by_jurisdiction": _by_jurisdiction(effect.by_jurisdiction),
+        "small_employer_gap": None if gap is None else {
+            "employer_minimum": gap.employer_minimum, "gap": gap.gap,
+            "covered_by": None if gap.covered_by is None else str(gap.covered_by.value),
+        },
+        "years": [{"fiscal_year": year.fiscal_year, "fraction": year.fraction, "national": year.national.as_dict()}
+                  for year in effect.years],
+        "multi_year_total": None if total is None else total.as_dict(),
     }
 
 
@@ -137,7 +167,7 @@ def offer_fiscal_effect(request, slug: str, scenario: Query[ScenarioQuery]):
 
     def build():
         [offer] = _offers(slug)
-        return _effect_json(offer, _effect(offer, scenario))
+        return _effect_json(offer.slug, _effect(offer, scenario))
 
     return record_cache.cached(("api-fiscal-effect", slug, scenario.participation, scenario.fiscal_year), build)
 
@@ -151,8 +181,8 @@ def offers_compare(request, a: str, b: str, scenario: Query[ScenarioQuery]):
     difference = fiscal.compare(effect_a, effect_b)
     return {
         "assumptions": {"participation": effect_a.scenario.participation, "fiscal_year": scenario.fiscal_year},
-        "a": _effect_json(offer_a, effect_a),
-        "b": _effect_json(offer_b, effect_b),
+        "a": _effect_json(offer_a.slug, effect_a),
+        "b": _effect_json(offer_b.slug, effect_b),
         "difference": {
             "national": difference.national.as_dict(),
             "by_jurisdiction": _by_jurisdiction(difference.by_jurisdiction),
@@ -216,11 +246,7 @@ def scenario(request, scenario_id: int):
         "author": found.author.get_username() if found.author else None, "created": found.created,
         "terms": _scenario_terms_json(terms, pt_codes),
         "participation": found.participation, "fiscal_year": found.fiscal_year or None,
-        "fiscal_effect": None if effect is None else {
-            "offer": f"scenario-{found.pk}",
-            "assumptions": {"participation": effect.scenario.participation, "fiscal_year": effect.scenario.fiscal_year},
-            "national": effect.national.as_dict(), "by_jurisdiction": _by_jurisdiction(effect.by_jurisdiction),
-        },
+        "fiscal_effect": None if effect is None else _effect_json(f"scenario-{found.pk}", effect),
         "acceptance": acceptance_json(scenarios.scenario_acceptance(found)),
     }
 

@@ -244,7 +244,8 @@ def assert_parts_add_up(effect):
 def test_budget_2013_worked_example(client, budget_2013):
     effect = get(client, "/api/offers/budget-2013/fiscal-effect")
 
-    assert set(effect) == {"offer", "assumptions", "national", "by_jurisdiction"}
+    assert set(effect) == {"offer", "assumptions", "national", "by_jurisdiction", "small_employer_gap", "years",
+                           "multi_year_total"}
     assert effect["offer"] == "budget-2013"
     assert effect["assumptions"] == {"participation": "1.0", "fiscal_year": None}
     national = effect["national"]
@@ -290,6 +291,32 @@ def test_fiscal_effect_follows_the_phase_in(client, budget_2013):
 
     assert first_year["national"]["trainees"] == 30_000
     assert full["assumptions"]["fiscal_year"] == "2015-16" and full["national"]["trainees"] == 60_000
+    # FISCAL_MODEL: "with a phase-in, the same lines for each fiscal year, plus the multi-year total".
+    assert [(year["fiscal_year"], year["fraction"], year["national"]["trainees"]) for year in full["years"]] == [
+        ("2014-15", "0.5", 30_000), ("2015-16", "1.0", 60_000)]
+    assert full["years"] == first_year["years"]
+    assert full["multi_year_total"]["trainees"] == 90_000
+    assert full["multi_year_total"]["federal_cost"] == "450000000.00"
+    for line in ("federal_cost", "lma_diverted", "provinces_need"):
+        assert sum(Decimal(year["national"][line]) for year in full["years"]) == Decimal(full["multi_year_total"][line])
+
+
+def test_fiscal_effect_without_a_phase_in_or_a_minimum_share_says_so(client, budget_2013):
+    effect = get(client, "/api/offers/budget-2013/fiscal-effect")
+    assert (effect["years"], effect["multi_year_total"], effect["small_employer_gap"]) == ([], None, None)
+
+
+def test_fiscal_effect_gives_the_small_employer_gap_and_who_covers_it(client, budget_2013):
+    # FISCAL_MODEL's small_employer_gap: at a 15 % minimum of the $15,000 grant an employer puts in $2,250, $2,750
+    # short of its $5,000; here the province covers it.
+    budget_2013.employer_min_share = Decimal("0.15")
+    budget_2013.small_employer_gap_payer = "provincial"
+    budget_2013.save()
+    effect = get(client, "/api/offers/budget-2013/fiscal-effect")
+    assert effect["small_employer_gap"] == {"employer_minimum": "2250.00", "gap": "2750.00", "covered_by": "provincial"}
+    budget_2013.small_employer_gap_payer = ""
+    budget_2013.save()
+    assert get(client, "/api/offers/budget-2013/fiscal-effect")["small_employer_gap"]["covered_by"] is None
 
 
 def test_offer_whose_stored_terms_do_not_add_up_is_a_409_naming_the_field(client, canada, empty_cjg):
