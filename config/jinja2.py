@@ -13,14 +13,14 @@ from django.utils.translation import gettext, ngettext, pgettext
 from jinja2 import Environment
 
 from config.figures import day, local_name
-from config.numbers import colon
+from config.numbers import colon, format_fiscal_year
 
 
 def environment(**options) -> Environment:
     env = Environment(extensions=["jinja2.ext.i18n"], **options)
     env.install_gettext_callables(gettext=gettext, ngettext=ngettext, pgettext=pgettext, newstyle=True)
     env.globals.update(static=static, url=reverse)
-    env.filters.update(colon=colon, day=day, local_name=local_name)
+    env.filters.update(colon=colon, day=day, fiscal_year=format_fiscal_year, local_name=local_name)
     return env
 
 

@@ -15,7 +15,8 @@ from django.utils.formats import date_format, get_format, number_format
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
-__all__ = ["Numbers", "colon", "format_count", "format_date", "format_decimal", "format_money", "format_percent", "numbers"]
+__all__ = ["Numbers", "colon", "format_count", "format_date", "format_decimal", "format_fiscal_year", "format_money",
+           "format_percent", "numbers"]
 
 
 # perf: bench/run "fiscal page" (cache off) and "preview POST": hundreds of figures a page, each written
@@ -133,3 +134,15 @@ def format_decimal(value: Decimal, places: int = 4) -> str:
 def colon(label) -> str:
     """A label and its colon as the reader's language writes it: "Title:", "Titre :" (a no-break space)."""
     return pgettext("a label and its colon", "%(label)s:") % {"label": label}
+
+
+def format_fiscal_year(year: str) -> str:
+    """A fiscal year as the reader's language writes it: 2014-15 in English, 2014-2015 in French. The record, the
+    API and what people type keep the short form (2014-15); anything else is given back as it is."""
+    first, dash, last = str(year).partition("-")
+    if not (dash and len(first) == 4 and len(last) == 2 and first.isdigit() and last.isdigit()):
+        return str(year)
+    # Translators: how many digits of a fiscal year's last year are written: 2 (2014-15) or, in French, 4 (2014-2015).
+    if pgettext("digits of a fiscal year's last year", "2") == "4":
+        return f"{first}-{int(first) + 1:04d}"
+    return f"{first}-{last}"

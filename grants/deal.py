@@ -10,7 +10,7 @@ import datetime
 from dataclasses import dataclass
 from decimal import Decimal
 
-from config.numbers import format_percent, numbers
+from config.numbers import format_fiscal_year, format_percent, numbers
 from grants import fiscal, selectors
 from grants.presentation import LINE_LABELS, YearOption
 from negotiations.acceptance import Verdict
@@ -214,7 +214,7 @@ def year_options(offers, chosen: str) -> list:
     years = phase_in_years(*offers)
     if chosen and chosen not in years:
         years = sorted([*years, chosen])
-    return [YearOption(year, year, year == chosen) for year in years]
+    return [YearOption(year, format_fiscal_year(year), year == chosen) for year in years]
 
 
 def compare_years(a, b, effect_of) -> YearsTable | None:

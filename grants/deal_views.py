@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from config.keys import stored_key
-from config.numbers import format_date, numbers
+from config.numbers import colon, format_date, format_fiscal_year, numbers
 from grants import deal, fiscal, presentation, scenarios, selectors
 from grants.forms import ScenarioForm
 from grants.models import Scenario
@@ -94,7 +94,7 @@ def scenario_term_rows(scenario: Scenario) -> list[tuple[str, str, str]]:
     for path in term_paths(list(names)):
         value = term_value(terms, path)
         if path == "phase_in":
-            text = ", ".join(f"{year}: {write.decimal(fraction)}" for year, fraction in value) or "—"
+            text = ", ".join(f"{colon(format_fiscal_year(year))} {write.decimal(fraction)}" for year, fraction in value) or "—"
         elif path.startswith("sources.") and not value:
             continue
         else:

@@ -18,7 +18,15 @@ from django.urls import reverse
 from django.utils.translation import get_language, gettext_lazy, gettext_noop, pgettext_lazy
 from django.utils.translation import gettext as _
 
-from config.numbers import colon, format_count, format_decimal, format_money, format_percent, numbers
+from config.numbers import (
+    colon,
+    format_count,
+    format_decimal,
+    format_fiscal_year,
+    format_money,
+    format_percent,
+    numbers,
+)
 from config.sentences import sentence_patterns, translated
 from grants import fiscal
 from negotiations.models import Liability, Offer, Program, Treatment
@@ -503,7 +511,7 @@ def fiscal_tables(*, offer: Offer, effect: fiscal.Effect, names: dict[str, str],
     years = tuple(
         Row(
             key=year.fiscal_year,
-            name=year.fiscal_year,
+            name=format_fiscal_year(year.fiscal_year),
             note=_("%(fraction)s of the full scale") % {"fraction": format_percent(year.fraction)},
             current=year.fiscal_year == scenario.fiscal_year,
             figures=row(year.national, year.fiscal_year, key=year.fiscal_year, fiscal_year=year.fiscal_year).figures,
@@ -588,7 +596,7 @@ def scenario_controls(*, offer: Offer, params, effect: fiscal.Effect | None,
         chosen = params.get("fiscal_year", "")
     options = [
         YearOption(year, _("%(year)s (%(fraction)s of the full scale)")
-                   % {"year": year, "fraction": format_percent(fraction)}, year == chosen)
+                   % {"year": format_fiscal_year(year), "fraction": format_percent(fraction)}, year == chosen)
         for year, fraction in phase_in
     ]
     if phase_in and chosen and chosen not in {year for year, _fraction in phase_in}:
@@ -662,7 +670,7 @@ def terms_summary(offer: Offer) -> tuple[TermsLine, ...]:
                   for row in offer.treatments.all() if row.treatment != Treatment.PARTICIPATES]
     summary.append(TermsLine(_("Provinces and territories"),
                              "; ".join(treatments) if treatments else _("all participate")))
-    steps = [f"{colon(row.fiscal_year)} {format_percent(row.fraction)}"
+    steps = [f"{colon(format_fiscal_year(row.fiscal_year))} {format_percent(row.fraction)}"
              for row in offer.phase_in.all()]
     summary.append(TermsLine(_("Phase-in"), "; ".join(steps) if steps else _("none: full scale every year")))
     return tuple(summary)

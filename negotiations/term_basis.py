@@ -11,7 +11,7 @@ from typing import NamedTuple
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from config.numbers import numbers
+from config.numbers import format_fiscal_year, numbers
 from negotiations.acceptance import Failure, parse_value
 from negotiations.models import Jurisdiction, Offer, Program, Source, TermBasis, Treatment
 from negotiations.terms import (
@@ -73,7 +73,8 @@ def term_value_text(path: str, value) -> str:
             return "—"
         (first, start), (last, end) = value[0], value[-1]
         return _("%(start)s in %(first)s to %(end)s in %(last)s") % {
-            "start": write.percent(start), "first": first, "end": write.percent(end), "last": last}
+            "start": write.percent(start), "first": format_fiscal_year(first), "end": write.percent(end),
+            "last": format_fiscal_year(last)}
     if value is None or value == "":
         return "—"
     if isinstance(value, Decimal):

@@ -13,7 +13,7 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 from modeltranslation.utils import build_localized_fieldname, get_language
 
-from config.numbers import numbers
+from config.numbers import format_fiscal_year, numbers
 from negotiations.models import (
     FundingSource,
     GovernmentPayer,
@@ -281,7 +281,7 @@ def term_changes(before: Offer, after: Offer) -> list[TermChange]:
     for year in sorted({*old_steps, *new_steps}):
         if old_steps.get(year) != new_steps.get(year):
             changes.append(TermChange(
-                _("Phase-in %(year)s") % {"year": year}, "share", old_steps.get(year), new_steps.get(year),
+                _("Phase-in %(year)s") % {"year": format_fiscal_year(year)}, "share", old_steps.get(year), new_steps.get(year),
                 term="phase_in",
             ))
     return changes

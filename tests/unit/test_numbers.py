@@ -14,7 +14,7 @@ from django.utils.formats import number_format
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from config.numbers import format_count, format_money, numbers
+from config.numbers import format_count, format_fiscal_year, format_money, numbers
 from grants.presentation import format_change
 from tests.profiles import examples
 
@@ -160,3 +160,14 @@ def test_no_english_is_left_in_the_french_explanations():
                                     texts = [trace_text(trace.formula), *(trace_text(name) for name, _ in trace.inputs)]
                                 left |= {text for text in texts if english.search(re.sub(r"«[^»]*»", "", text))}
     assert sorted(left) == []
+
+
+@pytest.mark.parametrize(("language", "year", "written"), [
+    ("en", "2014-15", "2014-15"), ("fr", "2014-15", "2014-2015"), ("fr", "1999-00", "1999-2000"),
+    ("fr", "2099-00", "2099-2100"), ("fr", "next year", "next year"), ("fr", "2014-2015", "2014-2015"),
+    ("fr", "", ""),
+])
+def test_a_fiscal_year_is_written_as_the_language_writes_it(language, year, written):
+    # French tables read "2014-15" beside prose that reads "en 2014-2015", as Canada's French writes fiscal years.
+    with translation.override(language):
+        assert format_fiscal_year(year) == written
