@@ -81,3 +81,12 @@ def test_every_string_of_the_jinja2_templates_is_a_live_translated_entry():
         elif not (entry.msgstr or (plural and all(entry.msgstr_plural.values()))):
             problems.append(f"no French: {msgid}")
     assert problems == []
+
+
+def test_french_says_full_scale_one_way():
+    # "pleine ampleur" (as the scale is "l'ampleur") and "pleine échelle" both stood for "full scale", on one page.
+    catalogue = polib.pofile(str(CATALOGUE))
+    french = [entry.msgstr for entry in catalogue.translated_entries()]
+    french.append((ROOT / "negotiations" / "data" / "canada_job_grant.fr.json").read_text(encoding="utf-8"))
+    assert not [text for text in french if "pleine échelle" in text or "d'échelle pour" in text]
+    assert sum("pleine ampleur" in text for text in french) > 10
