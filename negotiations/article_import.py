@@ -10,8 +10,9 @@ Pure Python, no Django (the known people come in as plain data). Rule-based:
   quote of the same speaker are not proposed;
 * the speaker is the subject of the speech verb in the quote's sentence ("…,” Kenney said",
   "said Brad Duguid, Ontario's minister", "according to …", "Kenney's spokesman …", "the
-  minister added", "he said"), else the speaker of the quote before it (a quote standing alone in
-  its paragraph continues the last one);
+  minister added", "he said"; in French "…, a déclaré le ministre ontarien Brad Duguid", "a-t-il
+  dit", "selon …", "Kenney a affirmé : « … »"), else the speaker of the quote before it (a quote
+  standing alone in its paragraph continues the last one);
 * the date is the one named in that sentence ("said Wednesday", "after Wednesday's meeting",
   "last week", "on Jan. 29"), resolved against the dateline; else the last date given for the
   same speaker; else the last date of a statement or meeting before it; else the publication date,
@@ -47,6 +48,13 @@ JURISDICTION_NAMES = {
     "British Columbia": "BC", "B.C.": "BC", "Colombie-Britannique": "BC",
     "Yukon": "YT", "Northwest Territories": "NT", "N.W.T.": "NT", "Territoires du Nord-Ouest": "NT",
     "Nunavut": "NU",
+    # French adjectives, as a role gives them ("le ministre ontarien", "la première ministre albertaine").
+    "fédéral": "CA", "fédérale": "CA", "terre-neuvien": "NL", "terre-neuvienne": "NL",
+    "prince-édouardien": "PE", "prince-édouardienne": "PE", "néo-écossais": "NS", "néo-écossaise": "NS",
+    "néo-brunswickois": "NB", "néo-brunswickoise": "NB", "québécois": "QC", "québécoise": "QC",
+    "ontarien": "ON", "ontarienne": "ON", "manitobain": "MB", "manitobaine": "MB", "saskatchewanais": "SK",
+    "saskatchewanaise": "SK", "albertain": "AB", "albertaine": "AB", "britanno-colombien": "BC",
+    "britanno-colombienne": "BC", "yukonnais": "YT", "yukonnaise": "YT", "ténois": "NT", "ténoise": "NT",
 }
 OUTLETS = {
     "The Canadian Press": "The Canadian Press", "Canadian Press": "The Canadian Press", "(CP)": "The Canadian Press",
@@ -68,6 +76,29 @@ _SPEECH_VERBS = (
     "remarked|observed|cautioned|urged|admitted|admits|countered|counters|pointed out|went on|quipped|vowed"
 )
 _VERB = re.compile(rf"\b(?:{_SPEECH_VERBS})\b")
+# French speech verbs: the participle after "a" ("a déclaré", "a-t-il dit") and the present ("déclare", "dit-elle").
+_FR_PARTICIPLES = (
+    "déclaré|affirmé|dit|ajouté|soutenu|indiqué|expliqué|lancé|précisé|souligné|répondu|prévenu|estimé|insisté|"
+    "martelé|reconnu|admis|poursuivi|rappelé|noté|signalé|assuré|avancé|commenté|tranché|confié|déploré|dénoncé|"
+    "plaidé|résumé|écrit|raconté|observé|conclu|répliqué|renchéri|nuancé|avoué|promis|annoncé|confirmé|"
+    "fait valoir|fait savoir|fait remarquer"
+)
+_FR_PRESENT = (
+    "déclare|affirme|dit|ajoute|soutient|indique|explique|lance|précise|souligne|répond|prévient|estime|insiste|"
+    "martèle|reconnaît|admet|poursuit|rappelle|note|signale|assure|avance|commente|tranche|confie|déplore|dénonce|"
+    "plaide|résume|écrit|raconte|observe|conclut|réplique|renchérit|nuance|avoue|promet|annonce|confirme|"
+    "fait valoir|fait savoir|fait remarquer"
+)
+# "a déclaré", "a-t-il dit", "avait affirmé", "déclare", "dit-elle", "affirme-t-il": its pronoun, if any, named.
+_FR_VERB = re.compile(
+    rf"(?<![\w-])(?:(?:a|avait|aurait|ont)(?:-t-(?P<pronoun1>il|elle))?\s+(?:{_FR_PARTICIPLES})|(?:{_FR_PRESENT}))"
+    rf"(?:-(?:t-)?(?P<pronoun2>il|elle|ils|elles))?(?![\w-])")
+_FR_PRONOUNS = {"il": "he", "elle": "she"}
+# A French role before a name: "le ministre ontarien", "la première ministre", "la porte-parole du ministre".
+_FR_ROLE_WORDS = {"ministre", "première", "premier", "porte-parole", "président", "présidente", "député", "députée",
+                  "chef", "sous-ministre", "directeur", "directrice", "attaché", "attachée", "conseiller",
+                  "conseillère", "sénateur", "sénatrice", "maire", "mairesse", "économiste", "analyste", "vice-président",
+                  "vice-présidente"}
 # A speech verb, English or French, around a quote whose speaker the reader could not make out: someone else is
 # named there, so the quote does not continue the previous speaker's (it is left for the editor to attribute).
 _SOMEONE_SPEAKS = re.compile(rf"\b(?:{_SPEECH_VERBS})\b|\b(?:a|ont)\s+(?:déclaré|affirmé|dit|ajouté|soutenu|indiqué|"
@@ -79,6 +110,7 @@ _ROLE_WORDS = {
     "critic", "leader", "mayor", "deputy", "chief", "chair", "chairman", "chairwoman", "official", "adviser",
     "advisor", "aide", "economist", "ceo", "mp", "mla", "mna", "mpp", "senator", "executive", "analyst",
     "manager", "head", "officer", "commissioner", "vice", "press", "parliamentary", "associate", "assistant",
+    "ministre", "porte-parole", "président", "présidente", "député", "députée", "sous-ministre",
 }
 _CONNECTORS = {"and", "of", "for", "de", "du", "des", "la", "le", "the"}
 _NOT_NAMES = {
@@ -91,6 +123,9 @@ _NOT_NAMES = {
 _TITLES = {"Mr.", "Mrs.", "Ms.", "Dr.", "Hon.", "M.", "Mme"}
 _WORD = r"[A-ZÀ-ÖØ-Þ][\w’'.\-]*"
 _NAME_RUN = re.compile(rf"{_WORD}(?:\s+{_WORD}){{1,3}}")
+# A name in French: "Brad Duguid", "Jean-Yves Duclos", "Robert de Cotret"; after "M." or "Mme", a surname will do.
+_FR_NAME = re.compile(rf"(?:(?P<title>M\.|Mme|Me)\s+(?P<surname>{_WORD}(?:\s+{_WORD}){{0,2}})"
+                      rf"|(?P<name>{_WORD}(?:\s+(?:de\s+|du\s+|d['’])?{_WORD}){{1,3}}))")
 _ABBREVIATIONS = re.compile(
     r"(?:\b(?:Mr|Mrs|Ms|Dr|St|Jan|Feb|Aug|Sept|Sep|Oct|Nov|Dec|Gov|Sen|Rep|Hon|Lt|No|Inc|Ltd|Co|Corp|Jr|Sr|vs|Mt)"
     r"|\b[A-Z](?:\.[A-Z])*)\.$"
@@ -376,7 +411,9 @@ def _parse_any_date(text: str, *, anchor: datetime.date | None) -> tuple[datetim
     if match := re.fullmatch(r"(last|this past)?\s*(\w+?)(?:\s+dernier)?", lowered):
         word = match.group(2)
         for names in (_WEEKDAYS, _WEEKDAYS_FR):
-            if word in names and anchor is not None:
+            if word in names and anchor is None:
+                return None, DAY  # (a weekday says which day only from the day of publication)
+            if word in names:
                 back = (anchor.weekday() - names.index(word)) % 7
                 if back == 0 and match.group(1):
                     back = 7
@@ -398,6 +435,9 @@ def _parse_any_date(text: str, *, anchor: datetime.date | None) -> tuple[datetim
         first = anchor.replace(day=1) - datetime.timedelta(days=1)
         return first.replace(day=1), MONTH
     lowered = re.sub(r"^(?:in|last|since)\s+", "", lowered)
+    if anchor is None and not re.search(r"\b\d{4}\b", lowered):
+        # Without the day of publication, "January 29" or "two days ago" would be read against today.
+        return None, DAY
     return _dateparser_date(lowered, anchor)
 
 
@@ -556,7 +596,8 @@ class _Reader:
         ends_sentence = bool(re.search(r"[.!?…]$", quote.text.rstrip()))
         tail_sentence = _first_sentence(tail)
         # After a quote that ends its sentence, what follows is attribution only if it starts with it.
-        if ends_sentence and not re.match(rf"\s*(?:[\w’'.\-]+\s+){{0,5}}(?:{_SPEECH_VERBS})\b", tail):
+        if ends_sentence and not re.match(rf"\s*(?:[\w’'.\-]+\s+){{0,5}}(?:{_SPEECH_VERBS})\b", tail) \
+                and not _FR_VERB.match(tail, re.match(r"\s*[,.]?\s*", tail).end()):
             tail_sentence = ""
         fragment = _is_fragment(text, head_sentence)
         words = text.split()
@@ -663,6 +704,8 @@ class _Reader:
 
     def _attribution(self, head: str, tail: str) -> _Mention | None:
         """The subject of the speech verb nearest the quote: in the words after it, then before it."""
+        if self.language == "fr" and (mention := self._french_attribution(head, tail)) is not None:
+            return mention
         for text, nearest_first in ((tail, True), (head, False)):
             verbs = list(_VERB.finditer(text))
             if not nearest_first:
@@ -680,6 +723,64 @@ class _Reader:
                 if mention is not None:
                     return mention
         return None
+
+    def _french_attribution(self, head: str, tail: str) -> _Mention | None:
+        """In French: "« … », a déclaré le ministre ontarien Brad Duguid", "« … », a-t-il dit", "dit-elle",
+        "Selon Brad Duguid, « … »", "Le ministre Jason Kenney a affirmé : « … »"."""
+        start = re.match(r"\s*[,.!?…]?\s*", tail).end()
+        if verb := _FR_VERB.match(tail, start):
+            pronoun = verb.group("pronoun1") or verb.group("pronoun2")
+            if pronoun:
+                return _Mention(pronoun=_FR_PRONOUNS[pronoun]) if pronoun in _FR_PRONOUNS else None
+            after = re.split(r"[.;!?\u2063]", tail[verb.end():], maxsplit=1)[0]
+            if (mention := self._french_named(after)) is not None:
+                return mention
+        if according := re.search(r"\b[Ss]elon\s+(?P<who>[^,;\u2063]{2,120}?)\s*,?\s*$", head):
+            return self._french_named(according.group("who"))
+        verbs = list(_FR_VERB.finditer(head))
+        if verbs and re.fullmatch(r"\s*(?::|,|que|qu['’])?\s*", head[verbs[-1].end():]):
+            return self._french_subject(head[:verbs[-1].start()], verbs[-1])
+        return None
+
+    def _french_subject(self, before: str, verb: re.Match) -> _Mention | None:
+        """The subject just before a French speech verb: "Le ministre fédéral Jason Kenney", "M. Kenney",
+        "Brad Duguid, ministre ontarien,", "il"."""
+        pronoun = verb.group("pronoun1") or verb.group("pronoun2")
+        if pronoun:
+            return _Mention(pronoun=_FR_PRONOUNS[pronoun]) if pronoun in _FR_PRONOUNS else None
+        if found := re.search(r"(?:^|[\s,;:])(?P<pronoun>il|elle)\s*$", before, re.IGNORECASE):
+            return _Mention(pronoun=_FR_PRONOUNS[found.group("pronoun").lower()])
+        clause = re.split(r"(?<!\bM)(?<!\bMme)[.;:!?\u2063]", before)[-1]
+        clause = re.sub(r"^.*\b(?:et|mais|puis|quand|lorsque|alors que)\s+", "", clause)
+        apposition = ""
+        if found := re.search(r",\s*(?P<role>[^,]{3,120}),\s*$", clause):
+            apposition, clause = found.group("role"), clause[:found.start()]
+        return self._french_named(clause.strip(), apposition=apposition, last=True)
+
+    def _french_named(self, phrase: str, *, apposition: str = "", last: bool = False) -> _Mention | None:
+        """The person a French phrase names, with the role it gives them: "mercredi le ministre ontarien Brad
+        Duguid, ministre de la Formation" (the first name given; ``last``, the last), "la ministre"."""
+        names = [match for match in _FR_NAME.finditer(phrase)
+                 if not _jurisdiction_of(match.group()) and match.group().split()[0] not in _NOT_NAMES]
+        if not names:
+            role = self._french_role(phrase)
+            return _Mention(role=role) if role else None
+        match = names[-1] if last else names[0]
+        if not last and (appos := re.match(r"\s*,\s*(?P<role>[^,]{3,120})", phrase[match.end():])):
+            apposition = apposition or appos.group("role")
+        role = " ".join(part for part in (self._french_role(phrase[:match.start()]), self._french_role(apposition))
+                        if part)
+        if match.group("title"):
+            return _Mention(person=self._person(match.group("surname"), role))
+        return _Mention(person=self._person(match.group("name"), role))
+
+    @staticmethod
+    def _french_role(text: str) -> str:
+        """The role in "mercredi la première ministre albertaine, " (première ministre albertaine): from its first
+        role word to the end; "" when it names none."""
+        words = text.strip(" ,").split()
+        first = next((index for index, word in enumerate(words) if word.lower().strip(",") in _FR_ROLE_WORDS), None)
+        return "" if first is None else " ".join(words[first:]).strip(" ,")
 
     def _subject(self, text: str, verb: re.Match) -> _Mention | None:
         before = text[:verb.start()]
@@ -905,6 +1006,11 @@ class _Reader:
                 mention = self._subject(sentence, verb)
                 if mention is not None:
                     break
+            if mention is None and self.language == "fr":
+                for verb in _FR_VERB.finditer(sentence):
+                    mention = self._french_subject(sentence[:verb.start()], verb)
+                    if mention is not None:
+                        break
             if mention is not None:
                 person, _how = self._resolve(mention)
                 if person is not None and person.name:

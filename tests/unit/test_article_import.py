@@ -240,3 +240,49 @@ def test_the_outlet_named_in_full_is_not_taken_for_a_shorter_one():
             "« Nous restons unis », a dit M. Duguid.\n\nLa Presse Canadienne").encode()
     assert propose(text).source.outlet == "La Presse canadienne"
     assert propose(text.replace(b"La Presse Canadienne", b"La Presse")).source.outlet == "La Presse"
+
+
+def test_a_french_article_s_quotes_get_their_speakers_and_roles():
+    # The reader knew « » and French dates but none of French attribution: every quote of a French article came back
+    # with "No speaker found".
+    proposal = propose((ARTICLES / "formation_fr.txt").read_bytes())
+    assert proposal.language == "fr" and proposal.warnings == ()
+    assert (proposal.source.author, proposal.source.outlet, proposal.source.published) == (
+        "Julie Bergeron", "La Presse canadienne", datetime.date(2014, 1, 29))
+    found = {normalize_quote(item.quote): (item.speaker.name, item.speaker.role, item.speaker.jurisdiction,
+                                           item.speaker.how) for item in proposal.statements}
+    assert found == {
+        # « … », a déclaré mercredi la ministre québécoise Lucie Gagnon.
+        "nous restons unis sur cette question": ("Lucie Gagnon", "ministre québécoise", "QC", "named"),
+        # Selon Lucie Gagnon, « … »
+        "il faut plus de souplesse pour les petites entreprises": ("Lucie Gagnon", "ministre québécoise", "QC", "named"),
+        # Le ministre fédéral Marc Thibault a affirmé qu'il … « … », a-t-il dit.
+        "nous voulons une entente avec chaque province": ("Marc Thibault", "ministre fédéral", "CA", "pronoun"),
+        # Anaïs Côté, ministre ontarienne de la Formation, a déclaré : « … »
+        "le temps presse": ("Anaïs Côté", "ministre ontarienne de la Formation", "ON", "named"),
+        # « … », a lancé la porte-parole de l'opposition, Diane Roy.
+        "ce nest pas acceptable": ("Diane Roy", "porte-parole de l'opposition", "", "named"),
+        # M. Thibault a soutenu : « … »
+        "les employeurs doivent faire leur part": ("Marc Thibault", "ministre fédéral", "CA", "named"),
+        # « … », dit-elle.
+        "nous verrons": ("Diane Roy", "porte-parole de l'opposition", "", "pronoun"),
+    }
+    first = proposal.statements[0]
+    assert (first.date, first.date_precision, first.date_basis) == (datetime.date(2014, 1, 29), "day", "mercredi")
+
+
+def test_a_french_quote_names_a_known_person_by_their_record_name():
+    known = [KnownPerson(key="marc-thibault", name="Marc Thibault",
+                         roles=(KnownRole(title="Minister of Employment", jurisdiction="CA"),))]
+    proposal = propose((ARTICLES / "formation_fr.txt").read_bytes(), known_people=known)
+    thibault = [item.speaker for item in proposal.statements if item.speaker.name == "Marc Thibault"]
+    assert len(thibault) == 2 and all(speaker.known == "marc-thibault" for speaker in thibault)
+
+
+@pytest.mark.parametrize("dated", ["mercredi", "Wednesday", "le 29 janvier", "on Jan. 29", "two days ago"])
+def test_without_a_publication_date_a_day_that_needs_one_is_left_undated(dated):
+    # "mercredi" came back as the last Wednesday before the import (2026 for a 2014 article), "Jan. 29" as this year's.
+    text = f"Headline\n\n“We are ready,” Minister Oren Blake said {dated}.\n"
+    [statement] = propose(text).statements
+    assert statement.date is None and statement.date_precision == "approximate"
+    assert "No publication date found" in " ".join(propose(text).warnings)
