@@ -25,7 +25,7 @@ def test_an_assumed_term_on_the_offer_page_opens_its_note_from_the_keyboard(page
     page.keyboard.press("Enter")
     note = mark.locator(".basis-note")
     expect(note).to_be_visible()
-    expect(note).to_contain_text("keeps December's 60,000 trainees")
+    expect(note).to_contain_text("enough for December's 60,000 trainees")
     expect(page.locator(".basis-verdict").first).to_contain_text("Rests on 27 assumed terms")
     screenshot(page, "i14-offer-basis-mark")
 

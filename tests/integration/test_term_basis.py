@@ -46,7 +46,7 @@ def test_the_offer_page_marks_assumed_and_inferred_values(client, cjg):
     assert re.search(r'<details class="basis-mark basis-assumed" data-term="scale"><summary>assumed', page)
     assert 'data-term="treatments.QC"><summary>inferred' in page
     assert "Rests on 27 assumed terms" in page and "agreed on January 28, 2014" in page
-    assert "keeps December&#x27;s 60,000 trainees" in page  # the note is readable text, not colour
+    assert "enough for December&#x27;s 60,000 trainees" in page  # the note is readable text, not colour
 
 
 def test_fiscal_page_compare_and_csv_say_what_figures_rest_on(client, cjg):
