@@ -81,28 +81,66 @@ _FR_PARTICIPLES = (
     "déclaré|affirmé|dit|ajouté|soutenu|indiqué|expliqué|lancé|précisé|souligné|répondu|prévenu|estimé|insisté|"
     "martelé|reconnu|admis|poursuivi|rappelé|noté|signalé|assuré|avancé|commenté|tranché|confié|déploré|dénoncé|"
     "plaidé|résumé|écrit|raconté|observé|conclu|répliqué|renchéri|nuancé|avoué|promis|annoncé|confirmé|"
-    "fait valoir|fait savoir|fait remarquer"
+    "fait valoir|fait savoir|fait remarquer|réagi|répété|rétorqué|enchaîné|glissé|mentionné|jugé|déclaré"
 )
 _FR_PRESENT = (
     "déclare|affirme|dit|ajoute|soutient|indique|explique|lance|précise|souligne|répond|prévient|estime|insiste|"
     "martèle|reconnaît|admet|poursuit|rappelle|note|signale|assure|avance|commente|tranche|confie|déplore|dénonce|"
     "plaide|résume|écrit|raconte|observe|conclut|réplique|renchérit|nuance|avoue|promet|annonce|confirme|"
-    "fait valoir|fait savoir|fait remarquer"
+    "fait valoir|fait savoir|fait remarquer|réagit|répète|rétorque|enchaîne|glisse|mentionne|juge|croit|pense"
 )
+# Words a reporter puts between "a" and its participle ("a quant à lui souligné", "a pour sa part affirmé").
+_FR_ASIDES = (r"(?:quant\s+à\s+(?:lui|elle)|de\s+son\s+côté|pour\s+sa\s+part|lui\s+aussi|elle\s+aussi|aussi|également|"
+              r"encore|toutefois|cependant|néanmoins|pourtant|d['’]ailleurs|par\s+ailleurs|plutôt|notamment|déjà|bien|"
+              r"d['’]abord|ensuite|enfin|alors)")
 # "a déclaré", "a-t-il dit", "avait affirmé", "déclare", "dit-elle", "affirme-t-il": its pronoun, if any, named.
 _FR_VERB = re.compile(
-    rf"(?<![\w-])(?:(?:a|avait|aurait|ont)(?:-t-(?P<pronoun1>il|elle))?\s+(?:{_FR_PARTICIPLES})|(?:{_FR_PRESENT}))"
+    rf"(?<![\w-])(?:(?:a|avait|aurait|ont)(?:-t-(?P<pronoun1>il|elle))?\s+(?:{_FR_ASIDES}\s*,?\s+){{0,2}}"
+    rf"(?:{_FR_PARTICIPLES})|(?:{_FR_PRESENT}))"
     rf"(?:-(?:t-)?(?P<pronoun2>il|elle|ils|elles))?(?![\w-])")
 _FR_PRONOUNS = {"il": "he", "elle": "she"}
+# Whether a French role names a woman or a man: its article or title ("la ministre", "M."), else the role word's form
+# ("présidente"), else the adjective after an epicene noun ("ministre québécoise", "porte-parole ontarien").
+_FR_FEMININE_WORDS = {"première", "présidente", "députée", "directrice", "conseillère", "sénatrice", "mairesse",
+                      "attachée", "vice-présidente"}
+_FR_MASCULINE_WORDS = {"premier", "président", "député", "directeur", "conseiller", "sénateur", "maire", "attaché",
+                       "vice-président"}
+
+
+def _french_gender(article: str, role: str) -> str:
+    """ "f", "m" or "" for a role and the article or title before it (la, le, Mme, M.)."""
+    if article.lower() in ("la", "mme", "madame"):
+        return "f"
+    if article.lower() in ("le", "m.", "monsieur"):
+        return "m"
+    words = role.lower().replace(",", " ").split()
+    for index, word in enumerate(words):
+        if word in _FR_FEMININE_WORDS:
+            return "f"
+        if word in _FR_MASCULINE_WORDS:
+            return "m"
+        if word in ("ministre", "sous-ministre", "porte-parole", "chef") and index + 1 < len(words):
+            after = words[index + 1]
+            if re.search(r"(?:ienne|aise|oise|aine|ale)$", after):
+                return "f"
+            if re.search(r"(?:ien|ais|ois|ain|al)$", after):
+                return "m"
+    return ""
+
+
 # A French role before a name: "le ministre ontarien", "la première ministre", "la porte-parole du ministre".
 _FR_ROLE_WORDS = {"ministre", "première", "premier", "porte-parole", "président", "présidente", "député", "députée",
                   "chef", "sous-ministre", "directeur", "directrice", "attaché", "attachée", "conseiller",
                   "conseillère", "sénateur", "sénatrice", "maire", "mairesse", "économiste", "analyste", "vice-président",
-                  "vice-présidente"}
+                  "vice-présidente", "collègue", "homologue"}
 # A speech verb, English or French, around a quote whose speaker the reader could not make out: someone else is
 # named there, so the quote does not continue the previous speaker's (it is left for the editor to attribute).
-_SOMEONE_SPEAKS = re.compile(rf"\b(?:{_SPEECH_VERBS})\b|\b(?:a|ont)\s+(?:déclaré|affirmé|dit|ajouté|soutenu|indiqué|"
-                             rf"expliqué|lancé|précisé|souligné|répondu|prévenu)\b", re.IGNORECASE)
+_SOMEONE_SPEAKS = re.compile(rf"\b(?:{_SPEECH_VERBS})\b|{_FR_VERB.pattern}|\b[Ss]elon\b|\w\s*:\s*\u2063",
+                             re.IGNORECASE)
+# An attribution inside a French quote, between commas: « Le Québec, a-t-elle dit, n'a pas … ».
+_FR_INCISE = re.compile(rf",\s*(?P<incise>(?:{_FR_VERB.pattern})[^,.!?«»“”]{{0,100}}?)\s*(?:,\s*|(?=[.!?…]))")
+# Where a French clause ends: not at the point of "M." or "Mme." before a name.
+_FR_CLAUSE_END = re.compile(r"(?<!\bM)(?<!\bMme)(?<!\bDr)[.;!?\u2063]")
 _SKIPPABLE = {"also", "later", "then", "again", "has", "had", "have", "did", "does", "was", "is", "previously",
               "earlier", "once", "repeatedly", "recently", "simply", "only", "would", "will", "flatly"}
 _ROLE_WORDS = {
@@ -145,8 +183,10 @@ _DATE_EXPRESSIONS = re.compile(
     rf"|(?:last|this past|early|late|on|next)?\s*(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)(?:’s|'s)?"
     rf"|(?:lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)(?:\s+dernier)?"
     rf"|yesterday|today|this morning|this afternoon|tonight|last night"
-    rf"|(?:earlier\s+)?this week|last week|last month|earlier this month|last year|hier|aujourd'hui"
-    rf"|(?:in|last|since)\s+{_MONTH}(?:\s+\d{{4}})?)\b"
+    rf"|(?:earlier\s+)?this week|last week|last month|earlier this month|last year|hier(?:\s+soir)?|aujourd'hui"
+    rf"|ce\s+matin|(?:plus\s+tôt\s+)?cette\s+semaine|la\s+semaine\s+dernière|le\s+mois\s+dernier"
+    rf"|l['’](?:an|année)\s+dernière?"
+    rf"|(?:in|last|since)\s+{_MONTH}(?:\s+\d{{4}})?|(?:en|depuis)\s+{_MONTH_FR}(?:\s+\d{{4}})?)\b"
 )
 # The attribution right after a quote: "“unacceptable,” he said".
 _DIRECT_ATTRIBUTION = re.compile(rf"\s*[,.]?\s*(?:he|she|they|[A-Z]\w+)\s+(?:{_SPEECH_VERBS})\b")
@@ -338,10 +378,23 @@ def _propose_source(article: ArticleText) -> tuple[SourceProposal, int]:
     for index, paragraph in enumerate(paragraphs[:6]):
         if _URL.match(paragraph):
             url = url or _URL.match(paragraph).group("url")
+        elif paragraph in OUTLETS:
+            outlet = outlet or OUTLETS[paragraph]  # "Radio-Canada" on a line of its own
         elif (byline := _BYLINE.match(paragraph)) and len(paragraph) < 120:
             author = author or byline.group("author")
             if byline.group("outlet"):
                 outlet = outlet or _outlet_name(byline.group("outlet"))
+        elif (pair := _beside_outlet(paragraph)) is not None:
+            # "Hélène Buzzetti, Le Devoir" (a byline without "By"), or "Le Devoir, 24 décembre 2013"
+            other, named_outlet = pair
+            if (dated := _parse_date(other, anchor=None))[0] is not None:
+                published, precision = (published, precision) if published else dated
+            elif _NAME_RUN.fullmatch(other):
+                author = author or other
+            outlet = outlet or named_outlet
+        elif index > 0 and not author and len(paragraph) < 50 and _NAME_RUN.fullmatch(paragraph) \
+                and not _jurisdiction_of(paragraph) and not _DATELINE.match(paragraph):
+            author = paragraph  # a byline of the name alone: "Guillaume Bourgault-Côté"
         elif len(paragraph) < 70 and (line := _DATE_LINE.match(paragraph)) and _parse_date(line.group("date"), anchor=None)[0]:
             if published is None:
                 published, precision = _parse_date(line.group("date"), anchor=None)
@@ -383,6 +436,20 @@ def _propose_source(article: ArticleText) -> tuple[SourceProposal, int]:
                           date_precision=precision if published else DAY, url=url), body
 
 
+def _beside_outlet(paragraph: str) -> tuple[str, str] | None:
+    """("Hélène Buzzetti", "Le Devoir") for a header line "Hélène Buzzetti, Le Devoir" or "Le Devoir, Hélène
+    Buzzetti": the other part and the known outlet; None for any other line."""
+    parts = [part.strip() for part in paragraph.split(",")]
+    if len(parts) != 2 or len(paragraph) > 100:
+        return None
+    first, second = parts
+    if second in OUTLETS:
+        return first, OUTLETS[second]
+    if first in OUTLETS:
+        return second, OUTLETS[first]
+    return None
+
+
 def _outlet_name(text: str) -> str:
     text = text.strip().rstrip(".,")
     for mention in _OUTLET_MENTIONS:
@@ -421,12 +488,16 @@ def _parse_any_date(text: str, *, anchor: datetime.date | None) -> tuple[datetim
     relative = {"yesterday": (1, DAY), "hier": (1, DAY), "today": (0, DAY), "aujourd'hui": (0, DAY),
                 "this morning": (0, DAY), "this afternoon": (0, DAY), "tonight": (0, DAY), "last night": (1, DAY),
                 "this week": (0, APPROXIMATE), "earlier this week": (2, APPROXIMATE), "last week": (7, APPROXIMATE),
-                "earlier this month": (7, APPROXIMATE)}
+                "earlier this month": (7, APPROXIMATE), "hier soir": (1, DAY), "ce matin": (0, DAY),
+                "cette semaine": (0, APPROXIMATE), "plus tôt cette semaine": (2, APPROXIMATE),
+                "la semaine dernière": (7, APPROXIMATE)}
     if lowered in relative:
         if anchor is None:
             return None, DAY
         days, precision = relative[lowered]
         return anchor - datetime.timedelta(days=days), precision
+    lowered = {"le mois dernier": "last month", "l'an dernier": "last year", "l'année dernière": "last year",
+               "l’an dernier": "last year", "l’année dernière": "last year"}.get(lowered, lowered)
     if lowered in ("last month", "last year"):
         if anchor is None:
             return None, DAY
@@ -434,7 +505,7 @@ def _parse_any_date(text: str, *, anchor: datetime.date | None) -> tuple[datetim
             return datetime.date(anchor.year - 1, 1, 1), YEAR
         first = anchor.replace(day=1) - datetime.timedelta(days=1)
         return first.replace(day=1), MONTH
-    lowered = re.sub(r"^(?:in|last|since)\s+", "", lowered)
+    lowered = re.sub(r"^(?:in|last|since|en|depuis)\s+", "", lowered)
     if anchor is None and not re.search(r"\b\d{4}\b", lowered):
         # Without the day of publication, "January 29" or "two days ago" would be read against today.
         return None, DAY
@@ -591,6 +662,12 @@ class _Reader:
         text = _clean_quote(quote.text)
         if not text or not re.search(r"\w", text):
             return None, None
+        incise = None
+        if self.language == "fr" and (found := _FR_INCISE.search(text)):
+            # « Le Québec, a-t-elle dit, n'a pas de leçons à recevoir. »: the attribution inside the quote is not said.
+            incise = found.group("incise")
+            rest = text[found.end():]
+            text = (f"{text[:found.start()]}{rest}" if rest[:1] in ".!?…" else f"{text[:found.start()]} {rest}").strip()
         head_sentence = _last_sentence(head)
         tail = tail_text[tail_offset:]
         ends_sentence = bool(re.search(r"[.!?…]$", quote.text.rstrip()))
@@ -603,15 +680,22 @@ class _Reader:
         words = text.split()
         if fragment and (_NOT_ATTRIBUTED.search(head_sentence) or
                          (len(words) == 1 and not _DIRECT_ATTRIBUTION.match(tail))):
+            if self.language == "fr":
+                self._attribution(head_sentence, tail_sentence)  # "M. Kenney a soutenu que l'offre était « finale »"
             return None, None
         if 1 < len(words) <= 5 and all(word[:1].isupper() for word in words) and not re.search(r"[.!?,]$", text) \
                 and not _VERB.search(tail_sentence):
             return None, None  # a name or a title in quotation marks
+        if self.language == "fr" and len(words) <= 6 and text[:1].isupper() and not re.search(r"[.!?,…]$", text) \
+                and re.search(r"(?:\b(?:la|le|les|du|des|au|aux|de)|\bl['’]|\bd['’])\s*$", head, re.IGNORECASE):
+            return None, None  # "la « Subvention canadienne pour l'emploi »": a name in quotation marks
         frame = f"{head_sentence} \u2063 {tail_sentence}"
-        mention = self._attribution(head_sentence, tail_sentence)
+        mention = self._french_attribution("", ", " + incise) if incise else None
+        mention = mention or self._attribution(head_sentence, tail_sentence)
         person, how = self._resolve(mention) if mention else (None, "")
         continuation = False
-        if person is None and mention is None and not _SOMEONE_SPEAKS.search(frame):
+        inside_reporting = self.language == "fr" and fragment and bool(head_sentence.strip())
+        if person is None and mention is None and not _SOMEONE_SPEAKS.search(frame) and not inside_reporting:
             if previous is not None and previous[1] is not None:
                 person, how = previous[1], "continues the quote before"
                 continuation = True
@@ -726,61 +810,123 @@ class _Reader:
 
     def _french_attribution(self, head: str, tail: str) -> _Mention | None:
         """In French: "« … », a déclaré le ministre ontarien Brad Duguid", "« … », a-t-il dit", "dit-elle",
-        "Selon Brad Duguid, « … »", "Le ministre Jason Kenney a affirmé : « … »"."""
+        "Selon Brad Duguid, « … »", "Le ministre Jason Kenney a affirmé jeudi : « … »", "X a été plus nuancée : « … »"."""
         start = re.match(r"\s*[,.!?…]?\s*", tail).end()
         if verb := _FR_VERB.match(tail, start):
             pronoun = verb.group("pronoun1") or verb.group("pronoun2")
             if pronoun:
                 return _Mention(pronoun=_FR_PRONOUNS[pronoun]) if pronoun in _FR_PRONOUNS else None
-            after = re.split(r"[.;!?\u2063]", tail[verb.end():], maxsplit=1)[0]
+            after = _FR_CLAUSE_END.split(tail[verb.end():], maxsplit=1)[0]
             if (mention := self._french_named(after)) is not None:
                 return mention
         if according := re.search(r"\b[Ss]elon\s+(?P<who>[^,;\u2063]{2,120}?)\s*,?\s*$", head):
             return self._french_named(according.group("who"))
         verbs = list(_FR_VERB.finditer(head))
-        if verbs and re.fullmatch(r"\s*(?::|,|que|qu['’])?\s*", head[verbs[-1].end():]):
+        # "a déclaré :", "a déclaré jeudi que", "a affirmé en conférence de presse :"
+        if verbs and (re.fullmatch(r"(?:\s+[\w’'\-]+){0,4}?\s*(?::|,|que|qu['’])?\s*", head[verbs[-1].end():])
+                      and (head.rstrip().endswith((":", "que", "qu'", "qu’")) or not head[verbs[-1].end():].strip(" ,"))
+                      # "il avait affirmé que la subvention « sera en place »": reported, then quoted.
+                      or re.match(r"(?:\s+[\w’'\-]+){0,4}?\s+(?:que|qu['’])", head[verbs[-1].end():])):
             return self._french_subject(head[:verbs[-1].start()], verbs[-1])
+        if head.rstrip().endswith(":"):
+            # "La sous-ministre X a été plus nuancée : « … »": the person the sentence is about.
+            return self._french_subject(head.rstrip()[:-1], None)
         return None
 
-    def _french_subject(self, before: str, verb: re.Match) -> _Mention | None:
+    def _french_subject(self, before: str, verb: re.Match | None) -> _Mention | None:
         """The subject just before a French speech verb: "Le ministre fédéral Jason Kenney", "M. Kenney",
-        "Brad Duguid, ministre ontarien,", "il"."""
-        pronoun = verb.group("pronoun1") or verb.group("pronoun2")
+        "Brad Duguid, ministre ontarien,", "Le ministre de l'Économie, Paul Lévesque,", "il"."""
+        pronoun = verb and (verb.group("pronoun1") or verb.group("pronoun2"))
         if pronoun:
             return _Mention(pronoun=_FR_PRONOUNS[pronoun]) if pronoun in _FR_PRONOUNS else None
-        if found := re.search(r"(?:^|[\s,;:])(?P<pronoun>il|elle)\s*$", before, re.IGNORECASE):
+        if found := re.search(r"(?:^|[\s,;:])(?P<pronoun>il|elle)\s*(?:,[^,]*,)?\s*$", before, re.IGNORECASE):
             return _Mention(pronoun=_FR_PRONOUNS[found.group("pronoun").lower()])
-        clause = re.split(r"(?<!\bM)(?<!\bMme)[.;:!?\u2063]", before)[-1]
+        clause = _FR_CLAUSE_END.split(before)[-1]
         clause = re.sub(r"^.*\b(?:et|mais|puis|quand|lorsque|alors que)\s+", "", clause)
+        # An aside between the subject and its verb: "M. Kenney, de son côté, a soutenu".
+        clause = re.sub(rf",\s*{_FR_ASIDES}\s*,\s*$", " ", clause)
         apposition = ""
-        if found := re.search(r",\s*(?P<role>[^,]{3,120}),\s*$", clause):
-            apposition, clause = found.group("role"), clause[:found.start()]
+        if found := re.search(r",\s*(?P<between>[^,]{3,120}),\s*$", clause):
+            between, clause = found.group("between").strip(), clause[:found.start()]
+            if _FR_NAME.fullmatch(between):
+                # "Le ministre saskatchewanais de l'Économie, Paul Lévesque, a fait savoir": the role, then the name.
+                return self._french_named(between, last=True, role_before=clause)
+            apposition = between
         return self._french_named(clause.strip(), apposition=apposition, last=True)
 
-    def _french_named(self, phrase: str, *, apposition: str = "", last: bool = False) -> _Mention | None:
+    def _french_named(self, phrase: str, *, apposition: str = "", last: bool = False,
+                      role_before: str | None = None) -> _Mention | None:
         """The person a French phrase names, with the role it gives them: "mercredi le ministre ontarien Brad
         Duguid, ministre de la Formation" (the first name given; ``last``, the last), "la ministre"."""
         names = [match for match in _FR_NAME.finditer(phrase)
-                 if not _jurisdiction_of(match.group()) and match.group().split()[0] not in _NOT_NAMES]
+                 if not _jurisdiction_of(match.group()) and match.group().split()[0] not in _NOT_NAMES
+                 and match.group() not in OUTLETS]
         if not names:
             role = self._french_role(phrase)
+            if role and (surname := re.search(rf"\s(?P<surname>{_WORD})$", role)) and _capitalised(surname.group("surname")):
+                # "la ministre Maltais": a role and a surname.
+                role = role[:surname.start()].strip()
+                person = self._person(surname.group("surname"), role)
+                person.gender = person.gender or _french_gender(self._french_article(phrase, role), role)
+                return _Mention(person=person)
             return _Mention(role=role) if role else None
         match = names[-1] if last else names[0]
         if not last and (appos := re.match(r"\s*,\s*(?P<role>[^,]{3,120})", phrase[match.end():])):
             apposition = apposition or appos.group("role")
-        role = " ".join(part for part in (self._french_role(phrase[:match.start()]), self._french_role(apposition))
-                        if part)
+        before = phrase[:match.start()] if role_before is None else role_before
+        before_role = self._french_role(before)
+        role = " ".join(part for part in (before_role, self._french_role(apposition)) if part)
+        article = self._french_article(before, before_role)
         if match.group("title"):
-            return _Mention(person=self._person(match.group("surname"), role))
-        return _Mention(person=self._person(match.group("name"), role))
+            article = match.group("title")
+            person = self._person(match.group("surname"), role)
+        else:
+            person = self._person(match.group("name"), role)
+        if not person.gender:
+            person.gender = _french_gender(article, role)
+        return _Mention(person=person)
+
+    @staticmethod
+    def _french_article(text: str, role: str) -> str:
+        """The article just before ``role`` in ``text`` (le, la, l'), or ""."""
+        if not role:
+            return ""
+        found = re.search(r"(?:^|\s)(le|la|l['’])\s*$", text[:text.rfind(role.split()[0])], re.IGNORECASE)
+        return found.group(1) if found else ""
 
     @staticmethod
     def _french_role(text: str) -> str:
         """The role in "mercredi la première ministre albertaine, " (première ministre albertaine): from its first
-        role word to the end; "" when it names none."""
+        role word to the end of its clause; "" when it names none."""
         words = text.strip(" ,").split()
         first = next((index for index, word in enumerate(words) if word.lower().strip(",") in _FR_ROLE_WORDS), None)
-        return "" if first is None else " ".join(words[first:]).strip(" ,")
+        if first is None:
+            return ""
+        role = " ".join(words[first:])
+        # "le ministre, qui doit rencontrer …": the role stops where a relative clause starts.
+        return re.split(r",\s*(?:qui|que|dont|où)\b", role)[0].strip(" ,")
+
+    def _register_french_people(self, masked: str) -> None:
+        """French names given with a role ("la ministre québécoise Agnès Maltais", "Thérèse Lemieux, ministre
+        albertaine de l'Innovation,"), so that a later "elle" or surname finds them."""
+        roles = "|".join(sorted((re.escape(word) for word in _FR_ROLE_WORDS), key=len, reverse=True))
+        for match in re.finditer(rf"\b(?P<article>[Ll]e|[Ll]a|[Ll]['’])\s*(?P<role>(?:{roles})(?:\s+[a-zà-ÿ’'\-]+){{0,4}}?)"
+                                 rf"\s*,?\s+(?P<name>{_WORD}(?:\s+{_WORD}){{1,2}})", masked):
+            if not _jurisdiction_of(match.group("name")) and match.group("name").split()[0] not in _NOT_NAMES:
+                person = self._person(match.group("name"), match.group("role"))
+                person.gender = person.gender or _french_gender(match.group("article"), match.group("role"))
+        for match in re.finditer(rf"\b(?P<article>[Ll]e|[Ll]a|[Ss]a|[Ss]on|[Ll]['’])\s*(?P<role>(?:{roles})[^,.;\u2063]{{0,80}}),\s+"
+                                 rf"(?P<name>{_WORD}(?:\s+{_WORD}){{1,2}}),", masked):
+            # "La ministre ontarienne de la Formation, Sophie Lacroix, juge …"
+            if not _jurisdiction_of(match.group("name")) and match.group("name").split()[0] not in _NOT_NAMES:
+                person = self._person(match.group("name"), match.group("role"))
+                article = match.group("article") if match.group("article").lower() in ("le", "la") else ""
+                person.gender = person.gender or _french_gender(article, match.group("role"))
+        for match in re.finditer(rf"(?P<name>{_WORD}(?:\s+{_WORD}){{1,2}}),\s+(?P<role>(?:{roles})[^,.;\u2063]{{0,80}}),",
+                                 masked):
+            if not _jurisdiction_of(match.group("name")) and match.group("name").split()[0] not in _NOT_NAMES:
+                person = self._person(match.group("name"), match.group("role"))
+                person.gender = person.gender or _french_gender("", match.group("role"))
 
     def _subject(self, text: str, verb: re.Match) -> _Mention | None:
         before = text[:verb.start()]
@@ -934,7 +1080,9 @@ class _Reader:
             return mention.person, "named"
         if mention.pronoun:
             gender = "f" if mention.pronoun == "she" else "m"
-            for person in reversed(self.speakers or self.people):
+            # French "il"/"elle": the last person named of that gender, whether or not they spoke.
+            candidates = self.people if self.language == "fr" else (self.speakers or self.people)
+            for person in reversed(candidates):
                 if person.gender in ("", gender):
                     person.gender = gender
                     return person, "pronoun"
@@ -984,6 +1132,8 @@ class _Reader:
 
     def _register_people(self, masked: str) -> None:
         """Names given with a role anywhere ("Federal Employment Minister Jason Kenney offered …")."""
+        if self.language == "fr":
+            self._register_french_people(masked)
         for match in re.finditer(
                 rf"(?P<role>(?:{_WORD}\s+){{0,4}}(?:[Mm]inister|[Pp]remier|[Ss]pokes(?:man|woman|person)|[Pp]resident|"
                 rf"[Ll]eader|[Cc]ritic|[Ss]ecretary|MP|MLA|MPP))\s+(?P<name>{_WORD}\s+{_WORD}(?:\s+{_WORD})?)", masked):

@@ -286,3 +286,66 @@ def test_without_a_publication_date_a_day_that_needs_one_is_left_undated(dated):
     [statement] = propose(text).statements
     assert statement.date is None and statement.date_precision == "approximate"
     assert "No publication date found" in " ".join(propose(text).warnings)
+
+
+FRENCH_HEAD = ("Titre de l'article\n\nPar Jean Tremblay, La Presse Canadienne\n\nPublié le 6 novembre 2013\n\n"
+               "QUÉBEC — Les ministres se sont réunis mercredi pour discuter de la formation de la main-d'oeuvre.\n\n")
+
+
+@pytest.mark.parametrize(("body", "speakers"), [
+    # "elle" is the last woman named, never a man
+    ("Le ministre Paul Lévesque a déclaré que rien n'était décidé. « Nous verrons », a-t-elle dit.", [None]),
+    ("La ministre Sophie Lacroix a déclaré que l'Ontario attendrait. Le ministre Marc Roy a affirmé qu'il était "
+     "d'accord. « Nous verrons », a-t-elle ajouté.", ["Sophie Lacroix"]),
+    # a role, then the name between commas
+    ("Le ministre saskatchewanais de l'Économie, Paul Lévesque, a fait savoir que rien n'était décidé. « On examine "
+     "la proposition », a-t-il dit.", ["Paul Lévesque"]),
+    ("« On examine la proposition avec sérieux », a dit M. Lévesque lors d'un entretien.", ["Lévesque"]),
+    # words between "a" and its participle, and a date or place before the colon or "que"
+    ("Le ministre ontarien Paul Roy a quant à lui souligné que l'argent viendrait des ententes. « On déshabille "
+     "Pierre pour habiller Paul », a-t-il résumé.", ["Paul Roy"]),
+    ("La ministre Sophie Lacroix a déclaré jeudi : « Il faut que le fédéral comprenne. »", ["Sophie Lacroix"]),
+    ("Paul Roy a déclaré en conférence de presse que « l'Ontario ne signera pas cette entente ».", ["Paul Roy"]),
+    # the attribution inside the guillemets is not part of what was said
+    ("« Le Québec, a dit la première ministre Anne Tardif, n'a pas de leçons à recevoir. »", ["Anne Tardif"]),
+    ("« C'est un pas dans la bonne direction », a réagi l'économiste Pierre Fortier.", ["Pierre Fortier"]),
+    ("« Le programme est un modèle », répète depuis des mois la ministre Gagnon.", ["Gagnon"]),
+    ("La sous-ministre Marie-Ève Chartier a été plus nuancée : « Nous sommes prêts à discuter. »",
+     ["Marie-Ève Chartier"]),
+    ("Anne Tardif, ministre albertaine de l'Innovation, a rencontré ses homologues. « Nous sommes prêts », "
+     "a-t-elle ajouté.", ["Anne Tardif"]),
+    # no person: nobody is proposed, not the previous speaker
+    ("« Nous verrons », a dit la ministre Anne Tardif. Selon le ministère de l'Emploi, « les négociations se "
+     "poursuivent ».", ["Anne Tardif", None]),
+    ("« Nous verrons bien », a-t-il dit.", [None]),
+])
+def test_french_attribution(body, speakers):
+    proposal = propose(FRENCH_HEAD + body)
+    assert [item.speaker.name if item.speaker else None for item in proposal.statements] == speakers
+
+
+def test_a_french_incise_is_taken_out_of_the_quote_and_a_quoted_name_is_no_quote():
+    proposal = propose(FRENCH_HEAD + "« Le Québec, a-t-elle dit, n'a pas de leçons à recevoir. »\n\n"
+                       "Ottawa veut lancer la « Subvention canadienne pour l'emploi » dès le printemps.")
+    assert [item.quote for item in proposal.statements] == ["Le Québec n'a pas de leçons à recevoir."]
+
+
+@pytest.mark.parametrize(("header", "author", "outlet", "published"), [
+    ("Hélène Tardif, Le Devoir\n\nPublié le 28 novembre 2013", "Hélène Tardif", "Le Devoir", datetime.date(2013, 11, 28)),
+    ("Guillaume Fortier\n\nLe Devoir, 24 décembre 2013", "Guillaume Fortier", "Le Devoir", datetime.date(2013, 12, 24)),
+    ("Radio-Canada", "", "Radio-Canada", None),
+])
+def test_french_bylines_without_par(header, author, outlet, published):
+    proposal = propose(f"Titre de l'article\n\n{header}\n\nOTTAWA — « Nous verrons », a dit la ministre Anne Tardif.")
+    assert (proposal.source.author, proposal.source.outlet, proposal.source.published) == (author, outlet, published)
+
+
+@pytest.mark.parametrize(("said", "date", "precision"), [
+    ("la semaine dernière", datetime.date(2013, 10, 30), "approximate"),
+    ("le mois dernier", datetime.date(2013, 10, 1), "month"),
+    ("en octobre", datetime.date(2013, 10, 1), "month"),
+    ("hier soir", datetime.date(2013, 11, 5), "day"),
+])
+def test_french_relative_dates(said, date, precision):
+    [statement] = propose(FRENCH_HEAD + f"« Nous verrons », a dit {said} la ministre Anne Tardif.").statements
+    assert (statement.date, statement.date_precision) == (date, precision)
