@@ -7,6 +7,7 @@ the language Accept-Language asks for (config.i18n); parameter names, and the "e
 """
 
 import logging
+import re
 from functools import wraps
 
 from django.core.signals import got_request_exception
@@ -14,7 +15,7 @@ from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import re_path
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, pgettext
 from ninja import NinjaAPI
 from ninja.errors import ValidationError
 
@@ -127,7 +128,12 @@ VALIDATION_MESSAGES = {
     "less_than_equal": gettext_noop("Input should be less than or equal to %(le)s"),
     "less_than": gettext_noop("Input should be less than %(lt)s"),
     "string_pattern_mismatch": gettext_noop("String should match pattern '%(pattern)s'"),
-    "string_too_long": gettext_noop("String should have at most %(max_length)s characters"),
+    "string_too_long": (gettext_noop("String should have at most %(max_length)s character"),
+                        gettext_noop("String should have at most %(max_length)s characters")),
+    "string_too_short": (gettext_noop("String should have at least %(min_length)s character"),
+                         gettext_noop("String should have at least %(min_length)s characters")),
+    "literal_error": gettext_noop("Input should be %(expected)s"),
+    "enum": gettext_noop("Input should be %(expected)s"),
     "missing": gettext_noop("Field required"),
 }
 
@@ -147,12 +153,17 @@ def _message(item: dict) -> str:
     if item.get("type") == "string_pattern_mismatch" and item.get("ctx", {}).get("pattern") in PATTERN_MESSAGES:
         return _(PATTERN_MESSAGES[item["ctx"]["pattern"]])
     english = item.get("msg", "is not valid")
-    msgid = VALIDATION_MESSAGES.get(item.get("type", ""))
-    try:
-        if msgid is not None and msgid % item.get("ctx", {}) == english:
-            return _(msgid) % item.get("ctx", {})
-    except (KeyError, TypeError, ValueError):
-        pass
+    msgids = VALIDATION_MESSAGES.get(item.get("type", ""), ())
+    context = dict(item.get("ctx", {}))
+    for msgid in (msgids,) if isinstance(msgids, str) else msgids:
+        try:
+            if msgid % context == english:
+                if "expected" in context:  # "'tabled', 'accepted' or 'withdrawn'": the list's last "or" too
+                    context["expected"] = re.sub(r" or (?='[^']*'$)", " " + pgettext("the last of a list of choices", "or")
+                                                 + " ", str(context["expected"]))
+                return _(msgid) % context
+        except (KeyError, TypeError, ValueError):
+            continue
     return english
 
 

@@ -11,6 +11,8 @@ from urllib.parse import parse_qsl
 
 from django.core.exceptions import BadRequest
 from django.http import JsonResponse
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from negotiations.bounds import has_control_characters
 
@@ -39,9 +41,15 @@ class RefuseControlCharactersMiddleware:
         if where is None:
             return self.get_response(request)
         if request.path.startswith("/api/"):
-            if where == "address":  # no slug or code holds one: as for any unknown address
-                return JsonResponse({"detail": f"Nothing at {request.path!r}: an address has no control characters."},
-                                    status=404)
-            return JsonResponse({"detail": f"{parameter}: must not contain control characters (such as NUL)."},
-                                status=422)
+            # (Before LocaleMiddleware: the API's language, from Accept-Language, as config.i18n reads it.)
+            language = translation.get_language_from_request(request, check_path=False)
+            with translation.override(language):
+                if where == "address":  # no slug or code holds one: as for any unknown address
+                    response = JsonResponse({"detail": _("Nothing at %(path)s: an address has no control characters.")
+                                             % {"path": repr(request.path)}}, status=404)
+                else:
+                    response = JsonResponse({"detail": f"{parameter}: "
+                                             + _("must not contain control characters (such as NUL)")}, status=422)
+            response["Content-Language"] = language
+            return response
         raise BadRequest("Control characters in the request's " + where)

@@ -75,14 +75,15 @@ class JurisdictionLines(Lines, Coded):
 class SmallEmployerGapOut(Schema):
     """FISCAL_MODEL's small_employer_gap: per trainee, when an employer pays only the minimum share."""
 
-    employer_minimum: Money = Field(description="What the employer puts in per trainee at the minimum share.")
-    gap: Money = Field(description="Per trainee, the expected employer amount less that minimum.")
+    employer_minimum: Money = Field(description="What the employer puts in per trainee at the minimum share.",
+                                    examples=["2250.00"])
+    gap: Money = Field(description="Per trainee, the expected employer amount less that minimum.", examples=["2750.00"])
     covered_by: Literal["federal", "provincial"] | None = Field(
         description="The government that covers the gap; null when nobody does (the grant is smaller by the gap).")
 
 
 class YearOut(Schema):
-    fiscal_year: str
+    fiscal_year: str = Field(description="The fiscal year, such as 2017-18.", examples=["2017-18"])
     fraction: Fraction = Field(description="The share of the full scale applied that year.")
     national: Lines
 

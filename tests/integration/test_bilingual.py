@@ -182,6 +182,16 @@ API_ERRORS = [  # (address, its English detail, its French detail)
     ("/api/offers?negotiation=a%20b", "negotiation: must be a slug such as canada-job-grant (letters, digits, hyphens and "
      "underscores)", "negotiation: doit être un identifiant comme canada-job-grant (lettres, chiffres, traits d'union et "
      "soulignés)"),
+    ("/api/offers?status=bogus", "status: Input should be 'tabled', 'superseded', 'rejected', 'accepted' or 'withdrawn'",
+     "status: doit être 'tabled', 'superseded', 'rejected', 'accepted' ou 'withdrawn'"),
+    ("/api/statements?speaker=", "speaker: String should have at least 1 character",
+     "speaker: doit compter au moins 1 caractère"),
+    ("/api/statements?speaker=" + "x" * 151, "speaker: String should have at most 150 characters",
+     "speaker: doit compter au plus 150 caractères"),
+    ("/api/offers?negotiation=a%00b", "negotiation: must not contain control characters (such as NUL)",
+     "negotiation: ne doit contenir aucun caractère de commande (comme NUL)"),
+    ("/api/offers/a%00b", "Nothing at '/api/offers/a\\x00b': an address has no control characters.",
+     "Rien à l'adresse '/api/offers/a\\x00b'\xa0: une adresse ne contient aucun caractère de commande."),
     ("/api/nothing-here", "No endpoint at /api/nothing-here; the endpoints are listed at /api/openapi.json.",
      "Rien à l'adresse /api/nothing-here\xa0; les adresses de l'API sont énumérées dans /api/openapi.json."),
 ]
