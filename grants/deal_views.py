@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from config.keys import stored_key
-from config.numbers import colon, format_date, format_fiscal_year, numbers
+from config.numbers import colon, format_date, format_fiscal_year, format_percent, numbers
 from grants import deal, fiscal, presentation, scenarios, selectors
 from grants.forms import ScenarioForm
 from grants.models import Scenario
@@ -94,7 +94,7 @@ def scenario_term_rows(scenario: Scenario) -> list[tuple[str, str, str]]:
     for path in term_paths(list(names)):
         value = term_value(terms, path)
         if path == "phase_in":
-            text = ", ".join(f"{colon(format_fiscal_year(year))} {write.decimal(fraction)}" for year, fraction in value) or "—"
+            text = "; ".join(f"{colon(format_fiscal_year(year))} {write.percent(fraction)}" for year, fraction in value) or "—"
         elif path.startswith("sources.") and not value:
             continue
         else:
@@ -147,13 +147,18 @@ def scenario_compare(request, pk):
             context["prompt"] = _("Choose an offer or a scenario to compare with.")
         return render(request, "grants/scenario_compare.html", context, status=400 if other_key else 200)
     try:
-        mine = scenarios.scenario_effect(scenario)
+        # Both sides under the scenario's own assumptions (its employer participation and fiscal year): an offer at
+        # full scale against a scenario in its second year compared two different years without saying so.
+        assumptions = scenarios.scenario_assumptions(scenario)
+        context["assumptions"] = {"fiscal_year": scenario.fiscal_year,
+                                  "participation": format_percent(assumptions.participation)}
+        mine = scenarios.scenario_effect(scenario, assumptions)
         if kind == "offer":
-            theirs = selectors.fiscal_effect(other)
+            theirs = selectors.fiscal_effect(other, assumptions)
             context["other_acceptance"] = verdicts.offer_acceptance(other)
             context["other_url"] = other.get_absolute_url()
         else:
-            theirs = scenarios.scenario_effect(other)
+            theirs = scenarios.scenario_effect(other, assumptions)
             context["other_acceptance"] = scenarios.scenario_acceptance(other)
             context["other_url"] = other.get_absolute_url()
         context["comparison"] = presentation.comparison_tables(fiscal.compare(theirs, mine),

@@ -392,7 +392,7 @@ def test_offer_page_shows_the_history_with_users_and_field_changes(client, budge
                            employer_amount="6000", responds_to=""))
     html = client.get(budget.get_absolute_url()).content.decode()
     assert "Changed</strong>\n        by editor" in html
-    assert re.search(r"Maximum grant per trainee</span>: <del>15000.00</del> → <ins>16000.00</ins>", html)
+    assert re.search(r"Maximum grant per trainee:</span> <del>15000.00</del> → <ins>16000.00</ins>", html)
     assert "Federal offer" not in html
 
 

@@ -115,3 +115,17 @@ def test_a_refused_scenario_groups_its_terms_as_the_offer_form_does(client, cjg,
     row = html.split('<table class="phase-in-table">', 1)[1].split("</tr>", 2)[1]
     assert 'name="phase_in_year_0"' in row and 'name="phase_in_fraction_0"' in row  # a year beside its fraction
     assert html.index('name="title"') < html.index('name="responds_to"') < html.index('name="max_grant"')
+
+
+def test_a_comparison_puts_both_sides_in_the_scenario_s_year_and_says_so(client, cjg, editor):
+    # The offer was shown at full scale beside a scenario in 2014-15, and the page named no year.
+    client.force_login(editor)
+    save(client, fiscal_year="2014-15")
+    scenario = Scenario.objects.get()
+    assert scenario.fiscal_year == "2014-15"
+    html = client.get(f"/scenarios/{scenario.pk}/compare", {"with": "offer:federal-nov-2013"}).content.decode()
+    row = html.split('<tr data-line="trainees">', 1)[1].split("</tr>", 1)[0]
+    assert "<td class=\"num\">15,000</td>" in row  # November's first year: a quarter of its 60,000
+    assert "Both in 2014-15, with 100% of employers paying their share" in html
+    french = client.get(f"/fr/scenarios/{scenario.pk}/compare", {"with": "offer:federal-nov-2013"}).content.decode()
+    assert "Les deux en 2014-2015" in french
