@@ -135,10 +135,13 @@ _FR_ROLE_WORDS = {"ministre", "première", "premier", "porte-parole", "présiden
                   "vice-présidente", "collègue", "homologue"}
 # A speech verb, English or French, around a quote whose speaker the reader could not make out: someone else is
 # named there, so the quote does not continue the previous speaker's (it is left for the editor to attribute).
-_SOMEONE_SPEAKS = re.compile(rf"\b(?:{_SPEECH_VERBS})\b|{_FR_VERB.pattern}|\b[Ss]elon\b|\w\s*:\s*\u2063",
+_SOMEONE_SPEAKS = re.compile(rf"\b(?:{_SPEECH_VERBS})\b|{_FR_VERB.pattern}|\b[Ss]elon\b|\w\s*:\s*\u2063"
+                             # a written text speaks too: "peut-on lire dans un communiqué", "in a statement"
+                             r"|\bpeut-on\s+lire\b|\bcommuniqué\b|\bdéclaration\s+écrite\b|\bnews\s+release\b|\bstatement\b",
                              re.IGNORECASE)
 # An attribution inside a French quote, between commas: « Le Québec, a-t-elle dit, n'a pas … ».
-_FR_INCISE = re.compile(rf",\s*(?P<incise>(?:{_FR_VERB.pattern})[^,.!?«»“”]{{0,100}}?)\s*(?:,\s*|(?=[.!?…]))")
+_FR_INCISE = re.compile(rf",\s*(?P<incise>(?:{_FR_VERB.pattern})(?:\b(?:M|Mme|Dr)\.?\s|[^,.:!?«»“”]){{0,100}}?)"
+                        rf"\s*(?P<end>,\s*|\s*:\s*|(?=[.!?…]))")
 # Where a French clause ends: not at the point of "M." or "Mme." before a name.
 _FR_CLAUSE_END = re.compile(r"(?<!\bM)(?<!\bMme)(?<!\bDr)[.;!?\u2063]")
 _SKIPPABLE = {"also", "later", "then", "again", "has", "had", "have", "did", "does", "was", "is", "previously",
@@ -473,6 +476,8 @@ def _parse_any_date(text: str, *, anchor: datetime.date | None) -> tuple[datetim
     text = text.strip()
     if not text:
         return None, DAY
+    # "le 3 mars 2021 à 17 h 42", "March 3, 2021 at 5:42 p.m.": the time says nothing more about the day.
+    text = re.sub(r"\s+(?:à|at)\s+\d{1,2}\s*(?:h|:)\s*\d{0,2}.*$", "", text, flags=re.IGNORECASE)
     lowered = text.lower().replace("’s", "").replace("'s", "")
     lowered = re.sub(r"^(?:on|early|late)\s+", "", lowered)
     if match := re.fullmatch(r"(last|this past)?\s*(\w+?)(?:\s+dernier)?", lowered):
@@ -667,7 +672,8 @@ class _Reader:
             # « Le Québec, a-t-elle dit, n'a pas de leçons à recevoir. »: the attribution inside the quote is not said.
             incise = found.group("incise")
             rest = text[found.end():]
-            text = (f"{text[:found.start()]}{rest}" if rest[:1] in ".!?…" else f"{text[:found.start()]} {rest}").strip()
+            joint = " : " if ":" in found.group("end") else ("" if rest[:1] in ".!?…" else " ")
+            text = f"{text[:found.start()]}{joint}{rest}".strip()
         head_sentence = _last_sentence(head)
         tail = tail_text[tail_offset:]
         ends_sentence = bool(re.search(r"[.!?…]$", quote.text.rstrip()))
@@ -687,7 +693,8 @@ class _Reader:
                 and not _VERB.search(tail_sentence):
             return None, None  # a name or a title in quotation marks
         if self.language == "fr" and len(words) <= 6 and text[:1].isupper() and not re.search(r"[.!?,…]$", text) \
-                and re.search(r"(?:\b(?:la|le|les|du|des|au|aux|de)|\bl['’]|\bd['’])\s*$", head, re.IGNORECASE):
+                and re.search(r"(?:\b(?:la|le|les|du|des|au|aux|de|programme|initiative|fonds|plan|stratégie|projet|"
+                              r"campagne|rapport|entente|loi|mesure|slogan|thème)|\bl['’]|\bd['’])\s*$", head, re.IGNORECASE):
             return None, None  # "la « Subvention canadienne pour l'emploi »": a name in quotation marks
         frame = f"{head_sentence} \u2063 {tail_sentence}"
         mention = self._french_attribution("", ", " + incise) if incise else None
@@ -819,7 +826,7 @@ class _Reader:
             after = _FR_CLAUSE_END.split(tail[verb.end():], maxsplit=1)[0]
             if (mention := self._french_named(after)) is not None:
                 return mention
-        if according := re.search(r"\b[Ss]elon\s+(?P<who>[^,;\u2063]{2,120}?)\s*,?\s*$", head):
+        if according := re.search(r"\b[Ss]elon\s+(?P<who>[^;\u2063]{2,160}?)\s*,?\s*$", head):
             return self._french_named(according.group("who"))
         verbs = list(_FR_VERB.finditer(head))
         # "a déclaré :", "a déclaré jeudi que", "a affirmé en conférence de presse :"
@@ -915,13 +922,20 @@ class _Reader:
             if not _jurisdiction_of(match.group("name")) and match.group("name").split()[0] not in _NOT_NAMES:
                 person = self._person(match.group("name"), match.group("role"))
                 person.gender = person.gender or _french_gender(match.group("article"), match.group("role"))
-        for match in re.finditer(rf"\b(?P<article>[Ll]e|[Ll]a|[Ss]a|[Ss]on|[Ll]['’])\s*(?P<role>(?:{roles})[^,.;\u2063]{{0,80}}),\s+"
-                                 rf"(?P<name>{_WORD}(?:\s+{_WORD}){{1,2}}),", masked):
+        # (A role holds no verb: "Le ministre Paul Roux a répondu par la voix de son attachée de presse, Léa Fortin" names
+        # Léa Fortin the attachée, not the minister.)
+        for match in re.finditer(rf"\b(?P<article>[Ll]e|[Ll]a|[Ss]a|[Ss]on|[Ll]['’])\s*(?P<role>(?:{roles})"
+                                 rf"(?:(?!\s(?:a|ont|avait|est|et)\s)[^,.;\u2063]){{0,80}}),\s+"
+                                 rf"(?P<name>{_WORD}(?:\s+{_WORD}){{1,2}})(?=\s*[,.;])", masked):
             # "La ministre ontarienne de la Formation, Sophie Lacroix, juge …"
             if not _jurisdiction_of(match.group("name")) and match.group("name").split()[0] not in _NOT_NAMES:
                 person = self._person(match.group("name"), match.group("role"))
                 article = match.group("article") if match.group("article").lower() in ("le", "la") else ""
                 person.gender = person.gender or _french_gender(article, match.group("role"))
+        for match in re.finditer(rf"\b(?P<title>M\.|Mme)\s+(?P<name>{_WORD}(?:\s+{_WORD}){{0,2}})", masked):
+            # "M. Dubé et Mme Beaudoin doivent se rencontrer": named last, so a later "il" or "elle" finds them.
+            person = self._person(match.group("name"), "")
+            person.gender = person.gender or _french_gender(match.group("title"), "")
         for match in re.finditer(rf"(?P<name>{_WORD}(?:\s+{_WORD}){{1,2}}),\s+(?P<role>(?:{roles})[^,.;\u2063]{{0,80}}),",
                                  masked):
             if not _jurisdiction_of(match.group("name")) and match.group("name").split()[0] not in _NOT_NAMES:

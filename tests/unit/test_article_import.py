@@ -318,10 +318,38 @@ FRENCH_HEAD = ("Titre de l'article\n\nPar Jean Tremblay, La Presse Canadienne\n\
     ("« Nous verrons », a dit la ministre Anne Tardif. Selon le ministère de l'Emploi, « les négociations se "
      "poursuivent ».", ["Anne Tardif", None]),
     ("« Nous verrons bien », a-t-il dit.", [None]),
+    # a written text: nobody's words, not the last speaker's
+    ("« Allo », a déclaré la ministre Anne Tardif.\n\n« Non », peut-on lire dans un communiqué du ministère.",
+     ["Anne Tardif", None]),
+    # the spokesperson named after a minister's verb is who "elle" is
+    ("« Allo », a déclaré la ministre Anne Tardif.\n\nLe ministre Paul Roy a répondu par la voix de son attachée de "
+     "presse, Léa Fortier. « Reçu », a-t-elle indiqué.", ["Anne Tardif", "Léa Fortier"]),
+    # people named with M. or Mme, without a speech verb, are who "il" and "elle" may be
+    ("« Allo », a déclaré la ministre Anne Tardif.\n\nMme Lucie Roy et M. Paul Roux doivent se reparler. "
+     "« On verra bien », a-t-il dit.", ["Anne Tardif", "Paul Roux"]),
+    ("Selon la critique libérale, Nadia Haddad, « le gouvernement fait de la politique ».", ["Nadia Haddad"]),
 ])
 def test_french_attribution(body, speakers):
     proposal = propose(FRENCH_HEAD + body)
     assert [item.speaker.name if item.speaker else None for item in proposal.statements] == speakers
+
+
+@pytest.mark.parametrize(("body", "quote", "speaker"), [
+    ("Le ministre Paul Roy a parlé.\n\n« Un, deux, a rétorqué M. Roy. Trois, quatre. »", "Un, deux. Trois, quatre.",
+     "Paul Roy"),
+    ("Le ministre Paul Roy a parlé. La ministre Anne Tardif aussi.\n\n« Je le dis à M. Roy, a lancé Mme Tardif : "
+     "signez le chèque. »", "Je le dis à M. Roy : signez le chèque.", "Anne Tardif"),
+])
+def test_a_french_incise_naming_m_or_mme(body, quote, speaker):
+    [statement] = propose(FRENCH_HEAD + body).statements
+    assert (statement.quote, statement.speaker.name) == (quote, speaker)
+
+
+def test_a_publication_time_and_a_programme_s_name():
+    proposal = propose("Titre\n\nPar Jean Untel, Radio-Canada\n\nPublié le 3 mars 2021 à 17 h 42\n\n"
+                       "« Nous verrons », a dit la ministre Anne Tardif. Le programme « Agir tôt pour la santé » continue.")
+    assert proposal.source.published == datetime.date(2021, 3, 3)
+    assert [item.quote for item in proposal.statements] == ["Nous verrons"]
 
 
 def test_a_french_incise_is_taken_out_of_the_quote_and_a_quoted_name_is_no_quote():
