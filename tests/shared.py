@@ -1,5 +1,8 @@
 """Constants many test modules share: the 13 provinces and territories with their populations, and the
-header htmx sends. Pure data, so the unit tests can use it without a database."""
+header htmx sends; and what a reader sees of a page. Nothing here needs a database, so the unit tests can use it."""
+
+import html
+import re
 
 # Statistics Canada estimates for 1 July 2013 (shared/data/jurisdictions.csv), in display order.
 PTS = [
@@ -23,3 +26,11 @@ CANADA_POPULATION = 35158304  # the 13 together
 
 # What htmx adds to each request it makes: a page answers with the region htmx swaps.
 HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def seen(page: str) -> str:
+    """What a reader sees of a page's HTML: its text, its option labels and its tooltips (not scripts or data)."""
+    page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
+    tips = " ".join(re.findall(r'\b(?:title|aria-label)="([^"]*)"', page))
+    text = re.sub(r"<[^>]+>", " ", page)
+    return " ".join(html.unescape(f"{text} {tips}").split())

@@ -11,6 +11,8 @@ import re
 
 import pytest
 
+from tests.shared import seen as visible
+
 # Every page a reader or an editor opens (the English address; the French one is /fr/ + the rest).
 PAGES = [
     "/", "/jurisdictions/", "/jurisdictions/QC/", "/negotiations/canada-job-grant/stances",
@@ -131,12 +133,6 @@ def test_the_api_answers_in_french_with_accept_language(client, cjg):
     assert client.get("/fr/api/jurisdictions").status_code == 404  # the API has one address
 
 
-def _visible_text(page: str) -> str:
-    """What a reader sees of a page: its text, without tags, attributes or scripts."""
-    page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.DOTALL)
-    return html.unescape(re.sub(r"<[^>]+>", " ", page))
-
-
 @pytest.mark.parametrize("address", [
     "/fr/offers/pt-counter-jan-2014/fiscal/", "/fr/offers/pt-counter-jan-2014/", "/fr/negotiations/canada-job-grant/",
     "/fr/compare/?a=federal-nov-2013&b=pt-counter-jan-2014",
@@ -144,10 +140,10 @@ def _visible_text(page: str) -> str:
 def test_french_pages_write_fiscal_years_in_full(client, cjg, address):
     # The tables read "2014-15" beside the French prose's "en 2014-2015"; the addresses keep the short form.
     page = client.get(address).content.decode()
-    seen = _visible_text(page)
+    seen = visible(page)
     assert re.search(r"\b2014-2015\b", seen), address
     assert not re.search(r"\b20\d\d-\d\d\b", seen), re.findall(r".{30}\b20\d\d-\d\d\b.{10}", seen)[:3]
-    english = _visible_text(client.get(address.removeprefix("/fr")).content.decode())
+    english = visible(client.get(address.removeprefix("/fr")).content.decode())
     assert re.search(r"\b2014-15\b", english) and not re.search(r"\b2014-2015\b", english), address
 
 

@@ -11,6 +11,7 @@ import pytest
 from grants.models import Scenario
 from negotiations.models import Jurisdiction, Offer
 from tests.offer_world import offer_post
+from tests.shared import seen as seen_in
 
 pytestmark = pytest.mark.django_db
 
@@ -26,12 +27,8 @@ ISO_DATES = re.compile(r"\b\d{4}-\d\d-\d\d\b")
 
 
 def seen(response) -> str:
-    """What a reader sees of a page: its text, its option labels and its tooltips (not scripts or data)."""
-    page = response.content.decode()
-    page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
-    tips = " ".join(re.findall(r'\b(?:title|aria-label)="([^"]*)"', page))
-    text = re.sub(r"<[^>]+>", " ", page)
-    return " ".join(html.unescape(f"{text} {tips}").split())
+    """What a reader sees of a page (tests.shared.seen)."""
+    return seen_in(response.content.decode())
 
 
 def test_no_page_shows_a_raw_code_an_unseparated_amount_or_an_iso_date(cjg, editor_client):
