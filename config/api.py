@@ -19,6 +19,7 @@ from django.utils.translation import gettext_noop, pgettext
 from ninja import NinjaAPI
 from ninja.errors import ValidationError
 
+from config.input import CONTROL_CHARACTERS
 from grants.api import FISCAL_YEAR_PATTERN
 from grants.api import router as grants_router
 from negotiations.api import CODE_PATTERN, NO_CONTROL_CHARACTERS, SLUG_PATTERN
@@ -143,7 +144,7 @@ PATTERN_MESSAGES = {
     CODE_PATTERN: gettext_noop("must be a jurisdiction code such as ON"),
     SLUG_PATTERN: gettext_noop("must be a slug such as canada-job-grant (letters, digits, hyphens and underscores)"),
     FISCAL_YEAR_PATTERN: gettext_noop("must be a fiscal year written like 2017-18"),
-    NO_CONTROL_CHARACTERS: gettext_noop("must not contain control characters (such as NUL)"),
+    NO_CONTROL_CHARACTERS: CONTROL_CHARACTERS,
 }
 
 

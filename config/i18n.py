@@ -24,15 +24,24 @@ class HeaderLanguageMiddleware:
     def __call__(self, request):
         if not request.path_info.startswith(HEADER_LANGUAGE_PREFIXES):
             return self.get_response(request)
-        language = translation.get_language_from_request(request, check_path=False)
+        language = header_language(request)
         translation.activate(language)
         request.LANGUAGE_CODE = language
-        response = self.get_response(request)
-        response.headers.setdefault("Content-Language", language)
-        vary = response.headers.get("Vary", "")
-        if "accept-language" not in vary.lower():
-            response.headers["Vary"] = f"{vary}, Accept-Language" if vary else "Accept-Language"
-        return response
+        return said_in(self.get_response(request), language)
+
+
+def header_language(request) -> str:
+    """The language an address without a language prefix (the API) answers in: what Accept-Language asks for."""
+    return translation.get_language_from_request(request, check_path=False)
+
+
+def said_in(response, language: str):
+    """``response``, saying which language it is in and that it depends on Accept-Language."""
+    response.headers.setdefault("Content-Language", language)
+    vary = response.headers.get("Vary", "")
+    if "accept-language" not in vary.lower():
+        response.headers["Vary"] = f"{vary}, Accept-Language" if vary else "Accept-Language"
+    return response
 
 
 class Alternate:

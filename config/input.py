@@ -13,8 +13,13 @@ from django.core.exceptions import BadRequest
 from django.http import JsonResponse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
+from config.i18n import header_language, said_in
 from negotiations.bounds import has_control_characters
+
+# What is wrong with a parameter holding one (the API's parameters with a pattern say the same: config.api).
+CONTROL_CHARACTERS = gettext_noop("must not contain control characters (such as NUL)")
 
 
 def refused_parameter(query_string: str) -> str | None:
@@ -41,15 +46,13 @@ class RefuseControlCharactersMiddleware:
         if where is None:
             return self.get_response(request)
         if request.path.startswith("/api/"):
-            # (Before LocaleMiddleware: the API's language, from Accept-Language, as config.i18n reads it.)
-            language = translation.get_language_from_request(request, check_path=False)
+            # (Before the language middleware: in the API's language, as config.i18n gives it.)
+            language = header_language(request)
             with translation.override(language):
                 if where == "address":  # no slug or code holds one: as for any unknown address
                     response = JsonResponse({"detail": _("Nothing at %(path)s: an address has no control characters.")
                                              % {"path": repr(request.path)}}, status=404)
                 else:
-                    response = JsonResponse({"detail": f"{parameter}: "
-                                             + _("must not contain control characters (such as NUL)")}, status=422)
-            response["Content-Language"] = language
-            return response
+                    response = JsonResponse({"detail": f"{parameter}: {_(CONTROL_CHARACTERS)}"}, status=422)
+            return said_in(response, language)
         raise BadRequest("Control characters in the request's " + where)

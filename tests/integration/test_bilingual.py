@@ -203,6 +203,8 @@ def test_the_api_s_errors_answer_in_the_language_asked_for(client, cjg, address,
     assert answer.json()["detail"] == english
     assert in_french.json()["detail"] == french
     assert answer.json().get("errors") == in_french.json().get("errors")
+    assert (in_french["Content-Language"], answer["Content-Language"]) == ("fr", "en")
+    assert "Accept-Language" in in_french["Vary"]
 
 
 def test_health_check_and_admin(admin_client, cjg):
