@@ -167,6 +167,19 @@ _NAME_RUN = re.compile(rf"{_WORD}(?:\s+{_WORD}){{1,3}}")
 # A name in French: "Brad Duguid", "Jean-Yves Duclos", "Robert de Cotret"; after "M." or "Mme", a surname will do.
 _FR_NAME = re.compile(rf"(?:(?P<title>M\.|Mme|Me)\s+(?P<surname>{_WORD}(?:\s+{_WORD}){{0,2}})"
                       rf"|(?P<name>{_WORD}(?:\s+(?:de\s+|du\s+|d['’])?{_WORD}){{1,3}}))")
+_FR_ROLES = "|".join(sorted((re.escape(word) for word in _FR_ROLE_WORDS), key=len, reverse=True))
+# A French name given with a role or a title, in the order the reader registers them (each later one is the more
+# recent mention): "la ministre québécoise Agnès Maltais"; "la ministre ontarienne de la Formation, Sophie Lacroix,"
+# (a role holds no verb: "Le ministre Paul Roux a répondu par la voix de son attachée de presse, Léa Fortin" names
+# Léa Fortin the attachée, not the minister); "M. Dubé et Mme Beaudoin"; "Thérèse Lemieux, ministre albertaine,".
+_FR_NAMED_WITH_ROLE = tuple(re.compile(pattern) for pattern in (
+    rf"\b(?P<article>[Ll]e|[Ll]a|[Ll]['’])\s*(?P<role>(?:{_FR_ROLES})(?:\s+[a-zà-ÿ’'\-]+){{0,4}}?)"
+    rf"\s*,?\s+(?P<name>{_WORD}(?:\s+{_WORD}){{1,2}})",
+    rf"\b(?P<article>[Ll]e|[Ll]a|[Ss]a|[Ss]on|[Ll]['’])\s*(?P<role>(?:{_FR_ROLES})"
+    rf"(?:(?!\s(?:a|ont|avait|est|et)\s)[^,.;\u2063]){{0,80}}),\s+(?P<name>{_WORD}(?:\s+{_WORD}){{1,2}})(?=\s*[,.;])",
+    rf"\b(?P<article>M\.|Mme)\s+(?P<name>{_WORD}(?:\s+{_WORD}){{0,2}})",
+    rf"(?P<name>{_WORD}(?:\s+{_WORD}){{1,2}}),\s+(?P<role>(?:{_FR_ROLES})[^,.;\u2063]{{0,80}}),",
+))
 _ABBREVIATIONS = re.compile(
     r"(?:\b(?:Mr|Mrs|Ms|Dr|St|Jan|Feb|Aug|Sept|Sep|Oct|Nov|Dec|Gov|Sen|Rep|Hon|Lt|No|Inc|Ltd|Co|Corp|Jr|Sr|vs|Mt)"
     r"|\b[A-Z](?:\.[A-Z])*)\.$"
@@ -915,32 +928,17 @@ class _Reader:
 
     def _register_french_people(self, masked: str) -> None:
         """French names given with a role ("la ministre québécoise Agnès Maltais", "Thérèse Lemieux, ministre
-        albertaine de l'Innovation,"), so that a later "elle" or surname finds them."""
-        roles = "|".join(sorted((re.escape(word) for word in _FR_ROLE_WORDS), key=len, reverse=True))
-        for match in re.finditer(rf"\b(?P<article>[Ll]e|[Ll]a|[Ll]['’])\s*(?P<role>(?:{roles})(?:\s+[a-zà-ÿ’'\-]+){{0,4}}?)"
-                                 rf"\s*,?\s+(?P<name>{_WORD}(?:\s+{_WORD}){{1,2}})", masked):
-            if not _jurisdiction_of(match.group("name")) and match.group("name").split()[0] not in _NOT_NAMES:
-                person = self._person(match.group("name"), match.group("role"))
-                person.gender = person.gender or _french_gender(match.group("article"), match.group("role"))
-        # (A role holds no verb: "Le ministre Paul Roux a répondu par la voix de son attachée de presse, Léa Fortin" names
-        # Léa Fortin the attachée, not the minister.)
-        for match in re.finditer(rf"\b(?P<article>[Ll]e|[Ll]a|[Ss]a|[Ss]on|[Ll]['’])\s*(?P<role>(?:{roles})"
-                                 rf"(?:(?!\s(?:a|ont|avait|est|et)\s)[^,.;\u2063]){{0,80}}),\s+"
-                                 rf"(?P<name>{_WORD}(?:\s+{_WORD}){{1,2}})(?=\s*[,.;])", masked):
-            # "La ministre ontarienne de la Formation, Sophie Lacroix, juge …"
-            if not _jurisdiction_of(match.group("name")) and match.group("name").split()[0] not in _NOT_NAMES:
-                person = self._person(match.group("name"), match.group("role"))
-                article = match.group("article") if match.group("article").lower() in ("le", "la") else ""
-                person.gender = person.gender or _french_gender(article, match.group("role"))
-        for match in re.finditer(rf"\b(?P<title>M\.|Mme)\s+(?P<name>{_WORD}(?:\s+{_WORD}){{0,2}})", masked):
-            # "M. Dubé et Mme Beaudoin doivent se rencontrer": named last, so a later "il" or "elle" finds them.
-            person = self._person(match.group("name"), "")
-            person.gender = person.gender or _french_gender(match.group("title"), "")
-        for match in re.finditer(rf"(?P<name>{_WORD}(?:\s+{_WORD}){{1,2}}),\s+(?P<role>(?:{roles})[^,.;\u2063]{{0,80}}),",
-                                 masked):
-            if not _jurisdiction_of(match.group("name")) and match.group("name").split()[0] not in _NOT_NAMES:
-                person = self._person(match.group("name"), match.group("role"))
-                person.gender = person.gender or _french_gender("", match.group("role"))
+        albertaine de l'Innovation,", "M. Dubé"), so that a later "elle" or surname finds them."""
+        for pattern in _FR_NAMED_WITH_ROLE:
+            for match in pattern.finditer(masked):
+                found = match.groupdict()
+                name, role, article = found["name"], found.get("role") or "", found.get("article") or ""
+                if role and (_jurisdiction_of(name) or name.split()[0] in _NOT_NAMES):
+                    continue
+                person = self._person(name, role)
+                # ("son"/"sa attachée" says nothing of the attachée's gender; "la"/"le" and "M."/"Mme" do)
+                person.gender = person.gender or _french_gender(article if article.lower() not in ("son", "sa") else "",
+                                                                role)
 
     def _subject(self, text: str, verb: re.Match) -> _Mention | None:
         before = text[:verb.start()]
