@@ -150,7 +150,7 @@ def scenario_compare(request, pk):
         # Both sides under the scenario's own assumptions (its employer participation and fiscal year): an offer at
         # full scale against a scenario in its second year compared two different years without saying so.
         assumptions = scenarios.scenario_assumptions(scenario)
-        context["assumptions"] = {"fiscal_year": scenario.fiscal_year,
+        context["assumptions"] = {"fiscal_year": assumptions.fiscal_year,
                                   "participation": format_percent(assumptions.participation)}
         mine = scenarios.scenario_effect(scenario, assumptions)
         if kind == "offer":
