@@ -5,14 +5,18 @@ Models hold fields and constraints only. Rules the database cannot express
 `negotiations.terms` and are applied by `clean()` and the services.
 """
 
+import operator
+from collections.abc import Collection
 from decimal import Decimal
+from functools import reduce
 
 from django.contrib.postgres.indexes import GinIndex
-from django.contrib.postgres.search import SearchVector
+from django.contrib.postgres.search import SearchConfig, SearchVector
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import Case, F, Q, When
+from django.db.models.expressions import CombinedExpression
 from django.db.models.functions import Length
 from django.db.models.lookups import LessThanOrEqual
 from django.urls import reverse
@@ -64,19 +68,42 @@ class Language(models.TextChoices):
 ORIGINAL_LANGUAGE_CHOICES = [("", _("not a translation")), *Language.choices]
 
 
-def search_index(*, name: str, fields: tuple[str, ...]) -> GinIndex:
-    """The full-text index of one kind of record: the very vector negotiations.search builds for it.
+# The record is searched in both its languages, each with its own stemming ("subventions" finds
+# "subvention", "grants" finds "grant"), accents ignored (migration 0007_i16_search).
+SEARCH_CONFIGURATIONS = {"en": "fpt_english", "fr": "fpt_french"}
 
-    PostgreSQL uses an expression index only for a query with the same expression, so `fields`
-    (weighted A, B, C in order) and the "english" configuration must match negotiations.search.KINDS
-    (tests/integration/test_search_index.py checks that the plan uses it). The migration creates
-    these indexes on PostgreSQL only.
-    """
-    vectors = [SearchVector(field, weight=weight, config="fpt_english") for field, weight in zip(fields, "ABC")]
-    expression = vectors[0]
-    for vector in vectors[1:]:
-        expression = expression + vector
-    return GinIndex(expression, name=name)
+
+def search_vector(fields: tuple[str, ...], *, translated: Collection[str], spoken_in: str | None = None) -> CombinedExpression:
+    """A record's searched text as one weighted vector (weights A, B, C in the order of `fields`).
+
+    A translated field is read through each language's column with that language's stemming. An
+    untranslated one (a quote, kept as it was spoken) is read once, with the stemming of the language in
+    the column `spoken_in`, or in every language's stemming when no column says which."""
+    vectors = []
+    for language, config in SEARCH_CONFIGURATIONS.items():
+        for field, weight in zip(fields, "ABC"):
+            if field in translated:
+                vectors.append(SearchVector(f"{field}_{language}", weight=weight, config=config))
+            elif spoken_in is None:
+                vectors.append(SearchVector(field, weight=weight, config=config))
+            elif language == next(iter(SEARCH_CONFIGURATIONS)):
+                vectors.append(SearchVector(field, weight=weight, config=_stemming_of(spoken_in)))
+    return reduce(operator.add, vectors)
+
+
+def _stemming_of(language_field: str) -> Case:
+    """The search configuration of the language a row's `language_field` names (each one a constant, as an
+    index expression needs)."""
+    first, *others = SEARCH_CONFIGURATIONS.items()
+    return Case(*(When(**{language_field: language}, then=SearchConfig(config)) for language, config in others),
+                default=SearchConfig(first[1]))
+
+
+def search_index(*, name: str, fields: tuple[str, ...], translated: Collection[str], spoken_in: str | None = None) -> GinIndex:
+    """The full-text index of one kind of record; negotiations.search reads its expression from here
+    (PostgreSQL uses an expression index only for a query with the same expression). The migrations
+    create these indexes on PostgreSQL only."""
+    return GinIndex(search_vector(fields, translated=translated, spoken_in=spoken_in), name=name)
 
 
 def bounded_text(verbose_name, limit: int, **options) -> models.TextField:
@@ -331,7 +358,8 @@ class Meeting(models.Model):
         indexes = [
             models.Index(fields=["negotiation", "date"]),
             models.Index(fields=["-date", "title"], name="meeting_newest_first"),
-            search_index(name="meeting_search", fields=("title", "outcome", "location")),
+            search_index(name="meeting_search", fields=("title", "outcome", "location"),
+                         translated=("title", "outcome", "location")),
         ]
         constraints = [*translated_length_constraints("meeting", "outcome", bounds.OUTCOME_LENGTH)]
 
@@ -385,7 +413,8 @@ class Statement(models.Model):
             models.Index(fields=["speaker", "date"]),
             models.Index(fields=["negotiation", "date"]),
             models.Index(fields=["-date", "-id"], name="statement_newest_first"),
-            search_index(name="statement_search", fields=("quote", "context")),
+            search_index(name="statement_search", fields=("quote", "context"), translated=("context",),
+                         spoken_in="language"),
         ]
         constraints = [
             models.CheckConstraint(condition=~Q(quote=""), name="statement_quote_not_empty"),
@@ -501,7 +530,8 @@ class Offer(TermFields):
         indexes = [
             models.Index(fields=["negotiation", "tabled_on"]),
             models.Index(fields=["-tabled_on", "title"], name="offer_newest_first"),
-            search_index(name="offer_search", fields=("title", "summary", "assumptions")),
+            search_index(name="offer_search", fields=("title", "summary", "assumptions"),
+                         translated=("title", "summary", "assumptions")),
         ]
         constraints = [
             models.CheckConstraint(condition=Q(max_grant__gt=0), name="offer_max_grant_positive",

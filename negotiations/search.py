@@ -14,19 +14,18 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import reduce
-from operator import and_, or_
+from operator import add, and_, or_
 
 from django.db import connection
 from django.db.models import Case, Count, Func, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When, Window
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
+from modeltranslation.translator import NotRegistered, translator
+from modeltranslation.utils import build_localized_fieldname
 
 from negotiations import money
-from negotiations.models import Jurisdiction, Meeting, Offer, Person, Position, Role, Source, Statement
+from negotiations.models import SEARCH_CONFIGURATIONS, Jurisdiction, Meeting, Offer, Person, Position, Role, Source, Statement
 
-# English stemming, so "grants" finds "grant" and "training" finds "train"; accents ignored
-# ("Quebec" finds "Québec"): a copy of "english" that runs unaccent first (migration 0007_i16_search).
-CONFIG = "fpt_english"
 LIMIT = 20
 MAX_LENGTH = 200
 
@@ -63,6 +62,8 @@ class _Kind:
     # related model's field: a person matches through any of their roles.
     fields: tuple[str, ...]
     order: tuple[str, ...]
+    # The full-text index (negotiations.models.search_index) whose expression PostgreSQL's search uses.
+    index: str | None = None
 
 
 def _statements():
@@ -98,12 +99,14 @@ def _sources():
 
 
 KINDS = (
-    _Kind("statements", _("Statements"), _statements, ("quote", "context"), ("-date", "-pk")),
-    _Kind("meetings", _("Meetings"), _meetings, ("title", "outcome", "location"), ("-date", "-pk")),
-    _Kind("offers", _("Offers"), _offers, ("title", "summary", "assumptions"), ("-tabled_on", "-pk")),
+    _Kind("statements", _("Statements"), _statements, ("quote", "context"), ("-date", "-pk"), "statement_search"),
+    _Kind("meetings", _("Meetings"), _meetings, ("title", "outcome", "location"), ("-date", "-pk"), "meeting_search"),
+    _Kind("offers", _("Offers"), _offers, ("title", "summary", "assumptions"), ("-tabled_on", "-pk"), "offer_search"),
     _Kind("people", _("People"), _people, ("name", "roles__title"), ("name", "pk")),
 )
 # Small tables, searched by accent-blind containment on every database.
+# A field the record keeps in both languages (negotiations.translation) is searched in both, whatever the
+# page's language: a French word finds the French text, an English one the English text.
 CONTAINS_KINDS = (
     _Kind("positions", _("Positions"), _positions,
           ("summary", "conditions", "stance", "jurisdiction__name_en", "jurisdiction__name_fr", "jurisdiction__code"),
@@ -192,7 +195,8 @@ def _speaker_first(kind: _Kind, search, words: list[str], folded: list[str]) -> 
 
 def _any_phrase(kind: _Kind, phrases: list[str]) -> QuerySet:
     rows = kind.rows()
-    condition = reduce(or_, (_matches(rows.model, path, fold(phrase)) for path in kind.fields for phrase in phrases))
+    condition = reduce(or_, (_matches(rows.model, column, fold(phrase))
+                             for column in _columns(rows.model, kind.fields) for phrase in phrases))
     return rows.filter(condition).order_by(*kind.order)
 
 
@@ -205,8 +209,21 @@ def _group(kind: _Kind, rows: QuerySet, limit: int, terms: list[str]) -> SearchG
     items = list(rows.annotate(total=Window(Count("pk")))[:limit])
     field = SNIPPET_FIELDS.get(kind.kind)
     for item in items:
-        item.snippet = snippet(getattr(item, field, "") if field else "", terms)
+        item.snippet = _snippet_of(item, field, terms) if field else []
     return SearchGroup(kind=kind.kind, label=kind.label, items=items, count=items[0].total if items else 0)
+
+
+def _snippet_of(item, field: str, terms: list[str]) -> list[tuple[str, bool]]:
+    """The snippet of the field in the page's language, or of its other language's text when the match is
+    only there (a French word found in an English page's record)."""
+    pieces = snippet(getattr(item, field, ""), terms)
+    if any(is_match for _piece, is_match in pieces):
+        return pieces
+    for column in _columns(type(item), (field,)):
+        other = snippet(getattr(item, column, ""), terms)
+        if any(is_match for _piece, is_match in other):
+            return other
+    return pieces
 
 
 def snippet(text: str, terms: list[str]) -> list[tuple[str, bool]]:
@@ -252,28 +269,60 @@ def _related(model, path: str):
 
 
 def _full_text(kind: _Kind, words: list[str], also: Q | None = None) -> QuerySet:
-    from django.contrib.postgres.aggregates import StringAgg
-    from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
+    from django.contrib.postgres.search import SearchQuery, SearchRank
 
     rows = kind.rows()
-    vector = None
-    for path, weight in zip(kind.fields, "ABCD"):
-        if "__" in path:
-            related, back, field = _related(rows.model, path)
-            text = Subquery(
-                related.objects.filter(**{back: OuterRef("pk")}).order_by().values(back)
-                .annotate(text=StringAgg(field, " ")).values("text")
-            )
-        else:
-            text = path
-        part = SearchVector(text, weight=weight, config=CONFIG)
-        vector = part if vector is None else vector + part
-    query = SearchQuery(" & ".join(f"{word}:*" for word in words), search_type="raw", config=CONFIG)
+    vector = _document(kind, rows.model)
+    raw = " & ".join(f"{word}:*" for word in words)
+    query = reduce(or_, (SearchQuery(raw, search_type="raw", config=config) for config in SEARCH_CONFIGURATIONS.values()))
     return (
         rows.annotate(document=vector, rank=SearchRank(vector, query))
         .filter(Q(document=query) | also if also is not None else Q(document=query))
         .order_by("-rank", *kind.order)
     )
+
+
+def _document(kind: _Kind, model):
+    """The kind's searched text as one vector: its index's own expression where it has one (so PostgreSQL
+    reads the index), else built the same way, a related model's text aggregated by a subquery."""
+    from django.contrib.postgres.aggregates import StringAgg
+    from django.contrib.postgres.search import SearchVector
+
+    if kind.index:
+        return next(index for index in model._meta.indexes if index.name == kind.index).expressions[0]
+    vectors = []
+    for language, config in SEARCH_CONFIGURATIONS.items():
+        for path, weight in zip(kind.fields, "ABC"):
+            column = _column(model, path, language)
+            if "__" in column:
+                related, back, field = _related(model, column)
+                text = Subquery(
+                    related.objects.filter(**{back: OuterRef("pk")}).order_by().values(back)
+                    .annotate(text=StringAgg(field, " ")).values("text")
+                )
+            else:
+                text = column
+            vectors.append(SearchVector(text, weight=weight, config=config))
+    return reduce(add, vectors)
+
+
+def _column(model, path: str, language: str) -> str:
+    """`path`'s column in `language` when the record keeps that field in both languages ("roles__title" →
+    "roles__title_fr"), else `path` itself."""
+    *relations, field = path.split("__")
+    target = model
+    for relation in relations:
+        target = target._meta.get_field(relation).related_model
+    try:
+        translated = translator.get_options_for_model(target).fields
+    except NotRegistered:
+        return path
+    return path[: -len(field)] + build_localized_fieldname(field, language) if field in translated else path
+
+
+def _columns(model, paths) -> list[str]:
+    """Every column the fields `paths` are kept in: each language's for a translated field."""
+    return list(dict.fromkeys(_column(model, path, language) for path in paths for language in SEARCH_CONFIGURATIONS))
 
 
 def _matches(model, path: str, folded_word: str) -> Q:
@@ -293,7 +342,8 @@ def _matches(model, path: str, folded_word: str) -> Q:
 
 def _contains(kind: _Kind, words: list[str], also: Q | None = None) -> QuerySet:
     rows = kind.rows()
-    every_word = reduce(and_, (reduce(or_, (_matches(rows.model, path, fold(word)) for path in kind.fields))
+    columns = _columns(rows.model, kind.fields)
+    every_word = reduce(and_, (reduce(or_, (_matches(rows.model, column, fold(word)) for column in columns))
                                for word in words))
     return rows.filter(every_word | also if also is not None else every_word).order_by(*kind.order)
 

@@ -204,3 +204,60 @@ def test_other_databases_use_the_contains_fallback(record):
         search_record(query="perplexed")
     sql = " ".join(query["sql"] for query in captured)
     assert "LIKE" in sql.upper() and "tsvector" not in sql
+
+
+@pytest.fixture
+def bilingual(record):
+    """French text alongside the English, in words that appear nowhere else."""
+    meeting = record["meeting"]
+    meeting.title_fr = "Rencontre des ministres FPT du marché du travail"
+    meeting.outcome_fr = "Les provinces demandent de la souplesse sur la part patronale."
+    meeting.save()
+    offer = OfferFactory(negotiation=record["negotiation"], title="Counter-proposal", tabled_on=datetime.date(2014, 1, 10),
+                         title_fr="Contre-proposition des provinces", summary="The provinces propose their own grant.",
+                         summary_fr="Les provinces proposent leur propre subvention.")
+    RoleFactory(person=record["duguid"], jurisdiction=record["duguid"].roles.first().jurisdiction,
+                title="Deputy House Leader", title_fr="Leader parlementaire adjoint")
+    return {**record, "offer": offer}
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize(("query", "kind"), [
+    ("Rencontre", "meetings"),       # a meeting's French title
+    ("souplesse", "meetings"),       # a meeting's French outcome
+    ("Contre-proposition", "offers"),  # an offer's French title
+    ("subvention", "offers"),        # an offer's French summary
+    ("parlementaire", "people"),     # a role's French title
+])
+def test_the_french_text_is_searched_whatever_the_page_language(bilingual, language, query, kind):
+    from django.utils import translation
+
+    with translation.override(language):
+        counts = found(query)
+    assert counts[kind] == 1, counts
+
+
+def test_a_match_only_in_the_other_language_is_marked_in_that_language(bilingual):
+    from django.utils import translation
+
+    with translation.override("en"):
+        offer = groups("subvention")["offers"].items[0]
+    assert [piece for piece, is_match in offer.snippet if is_match] == ["subvention"]
+    assert "Les provinces proposent leur propre" in "".join(piece for piece, _ in offer.snippet)
+    with translation.override("fr"):
+        offer = groups("grant")["offers"].items[0]
+    assert "The provinces propose their own" in "".join(piece for piece, _ in offer.snippet)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="full-text search runs on PostgreSQL only")
+def test_french_text_is_stemmed_in_french(bilingual):
+    # "subventions" and "proposent" reach "subvention" and "proposer" only through French stemming.
+    assert found("subventions")["offers"] == 1
+    assert found("rencontres")["meetings"] == 1
+
+
+def test_the_search_page_in_french_finds_the_french_title(client, bilingual):
+    content = client.get("/fr" + URL, {"q": "contre-proposition"}).content.decode()
+    assert "Contre-proposition des provinces" in content
+    content = client.get(URL, {"q": "contre-proposition"}).content.decode()  # the English page, its English title
+    assert "Counter-proposal" in content
