@@ -552,9 +552,12 @@ def test_writes_are_405_in_json(client, budget_2013, method, url):
     assert response["Allow"] == "GET, HEAD"
 
 
-def test_post_is_405_even_with_csrf_checks_on(budget_2013):
-    response = Client(enforce_csrf_checks=True).post("/api/offers")
+@pytest.mark.parametrize("url", ["/api/offers", "/api/openapi.json", "/api/docs", "/api/offers/budget-2013"])
+def test_post_is_405_even_with_csrf_checks_on(budget_2013, url):
+    response = Client(enforce_csrf_checks=True).post(url)
     assert response.status_code == 405
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["detail"] == "Method POST is not allowed: the API is read-only."
 
 
 def test_head_is_answered_like_get(client, canada):
