@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext_lazy
 
 from grants import basis
-from negotiations.term_basis import OfferBasis, offer_basis, offers_basis, term_label
+from negotiations.term_basis import OfferBasis, in_sentence, offer_basis, offers_basis, term_label
 
 __all__ = ["FigureNote", "figure_notes", "offer_basis", "offers_basis"]
 
@@ -41,7 +41,8 @@ class FigureNote:
     def text(self) -> str:
         """One sentence, such as "Rests on 3 assumed terms: …; 1 inferred: …" (empty when all reported)."""
         phrases = ((self.assumed, _ASSUMED), (self.inferred, _INFERRED), (self.missing, _MISSING))
-        parts = [phrase % {"count": len(terms), "terms": ", ".join(terms)} for terms, phrase in phrases if terms]
+        parts = [phrase % {"count": len(terms), "terms": ", ".join(map(in_sentence, terms))}
+                 for terms, phrase in phrases if terms]
         text = "; ".join(parts)
         return text[:1].upper() + text[1:] + "." if text else ""
 

@@ -26,7 +26,14 @@ from negotiations.terms import (
     term_paths,
 )
 
-__all__ = ["OfferBasis", "TermBasisLine", "basis_of", "failure_reason", "offer_basis", "term_label", "term_value_text"]
+__all__ = ["OfferBasis", "TermBasisLine", "basis_of", "failure_reason", "in_sentence", "offer_basis", "term_label",
+           "term_value_text"]
+
+
+def in_sentence(label: str) -> str:
+    """A term's label as it reads in a list inside a sentence ("rests on 2 assumed terms: employer minimum share,
+    phase-in"): its first letter in lower case, unless the first word is an acronym ("EI", "LMA")."""
+    return label[:1].lower() + label[1:] if label[1:2].islower() else label
 
 
 def term_label(path: str, names: dict[str, str] | None = None) -> str:
@@ -172,7 +179,7 @@ class OfferBasis:
         for line in lines:
             group = next((g for g in groups if line.term.startswith(g + ".")), None)
             if group is None or len(members[group]) < 2:
-                result.append((line.label, line.anchor))
+                result.append((in_sentence(line.label), line.anchor))
             elif group not in done:
                 done.add(group)
                 result.append((groups[group] % {"count": len(members[group])}, line.anchor))

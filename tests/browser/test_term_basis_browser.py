@@ -37,7 +37,7 @@ def test_the_fiscal_page_says_which_figures_rest_on_assumed_terms(page, live_ser
     expect(summary).to_contain_text("rests on")
     _focus_by_tab(page, summary)
     page.keyboard.press("Enter")
-    expect(mark.locator(".basis-note")).to_contain_text("National amount drawn")
+    expect(mark.locator(".basis-note")).to_contain_text("national amount drawn")
 
 
 def test_the_comparison_marks_each_sides_figures(page, live_server, cjg_data):

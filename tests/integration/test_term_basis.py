@@ -54,7 +54,7 @@ def test_fiscal_page_compare_and_csv_say_what_figures_rest_on(client, cjg):
     assert "These figures rest on 27 assumed terms" in fiscal
     assert re.search(r'data-line="trainees"><summary>rests on \d+ assumed terms', fiscal)
     explain = client.get(reverse("grants:explain", args=["pt-counter-jan-2014"]) + "?line=trainees").content.decode()
-    assert "This figure:" in explain and "National amount drawn" in explain
+    assert "This figure: Rests on 5 assumed terms: federal money from Labour Market Development Agreements," in explain
     compare = client.get(reverse("grants:compare") + "?a=federal-dec-2013&b=pt-counter-jan-2014").content.decode()
     assert compare.count("figure-basis-mark") >= 20
     csv = client.get(reverse("grants:fiscal_csv", args=["pt-counter-jan-2014"])).content.decode().splitlines()
@@ -157,7 +157,7 @@ def test_the_preview_says_when_no_basis_is_given_yet(client, budget, offer_edito
     assert "Basis not yet given" in page
     data[basis_field("scale", "status")] = "assumed"
     page = client.post(reverse("grants:preview"), data).content.decode()
-    assert "Rests on 1 assumed term: National amount drawn" in page
+    assert "Rests on 1 assumed term: national amount drawn" in page
     # Each note under the name of the figure it is about.
     assert '<li data-line="federal_cost"><strong>Federal cost</strong><br>Rests on 1 assumed term' in page
 
