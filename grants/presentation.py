@@ -595,7 +595,8 @@ def scenario_controls(*, offer: Offer, params, effect: fiscal.Effect | None,
         participation = params.get("participation", "1") or "1"
         chosen = params.get("fiscal_year", "")
     options = [
-        YearOption(year, _("%(year)s (%(fraction)s of the full scale)")
+        # Short enough for a phone's select; the help under it says what the share is.
+        YearOption(year, _("%(year)s (%(fraction)s)")
                    % {"year": format_fiscal_year(year), "fraction": format_percent(fraction)}, year == chosen)
         for year, fraction in phase_in
     ]

@@ -330,6 +330,13 @@ def test_phase_in_shows_each_year_and_the_multi_year_total(client, phased):
     options = [option.attrs["value"] for option in page.find("select", name="fiscal_year").find_all("option")]
     assert options == ["2014-15", "2015-16", "2016-17", "2017-18"]
     assert "selected" in page.find("option", value="2017-18").attrs
+    # Each option short enough for a phone's select (it cannot wrap): the year and its share; the help says what that is.
+    labels = [option.text() for option in page.find("select", name="fiscal_year").find_all("option")]
+    assert labels == ["2014-15 (15%)", "2015-16 (30%)", "2016-17 (60%)", "2017-18 (100%)"]
+    assert "each year applies its share of the full scale, shown after the year" in page.find("small", id="fiscal-year-help").text()
+    french = page_of(client.get("/fr/offers/phased/fiscal/"))
+    first = french.find("select", name="fiscal_year").find_all("option")[0].text()
+    assert first.startswith("2014-2015 (15") and first.endswith("%)") and len(first) == len("2014-2015 (15 %)")
     years = table_rows(page, "years-table")
     assert [row[1] for row in years] == ["9,000", "18,000", "36,000", "60,000"]
     total = table_rows(page, "years-table", "tfoot")[0]
