@@ -182,3 +182,6 @@ def test_load_more_moves_the_focus_to_the_first_event_it_brought(page, live_serv
     expect(first_new).to_be_focused()
     assert first_new.get_attribute("tabindex") == "-1"
     assert page.evaluate("document.activeElement.getBoundingClientRect().top") < page.viewport_size["height"]
+    # Its focus frame is drawn inside the event, under the dot on the timeline's line, not an outline across the dot.
+    style = page.evaluate("(() => { const s = getComputedStyle(document.activeElement); return [s.outlineStyle, s.boxShadow]; })()")
+    assert style[0] == "none" and "inset" in style[1] and "rgb(29, 78, 216)" in style[1]
