@@ -19,7 +19,7 @@ from grants import deal, fiscal, presentation, scenarios
 from grants.models import Scenario
 from grants.selectors import MAX_PARTICIPATION_PLACES, fiscal_effect, offers_with_terms, scenario_from
 from negotiations import record_cache
-from negotiations.api import AcceptanceOut, Error, Fraction, Money, acceptance_json, fraction_json, money_json
+from negotiations.api import AcceptanceOut, Error, Fraction, Money, acceptance_json, fraction_json, money_json, no_offer
 from negotiations.concessions import FEDERAL, PROVINCES
 from negotiations.models import Jurisdiction, Negotiation, Offer
 from negotiations.terms import OfferTerms, is_share
@@ -120,7 +120,7 @@ def _offers(*slugs: str) -> list[Offer]:
     found = {offer.slug: offer for offer in offers_with_terms().filter(slug__in=slugs)}
     for slug in slugs:
         if slug not in found:
-            raise Http404(_("No offer has the slug '%(slug)s'.") % {"slug": slug})
+            raise no_offer(slug)
     return [found[slug] for slug in slugs]
 
 

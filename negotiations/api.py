@@ -384,8 +384,13 @@ def _offer_with_terms(slug: str) -> Offer:
         .first()
     )
     if offer is None:
-        raise Http404(_("No offer has the slug '%(slug)s'.") % {"slug": slug})
+        raise no_offer(slug)
     return offer
+
+
+def no_offer(slug: str) -> Http404:
+    """The API's 404 for an offer slug nothing has (both apps' endpoints raise it)."""
+    return Http404(_("No offer has the slug '%(slug)s'.") % {"slug": slug})
 
 
 def _terms(offer: Offer) -> dict:
