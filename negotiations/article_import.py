@@ -204,6 +204,10 @@ _DATE_EXPRESSIONS = re.compile(
     rf"|l['’](?:an|année)\s+dernière?"
     rf"|(?:in|last|since)\s+{_MONTH}(?:\s+\d{{4}})?|(?:en|depuis)\s+{_MONTH_FR}(?:\s+\d{{4}})?)\b"
 )
+# A relative clause set off by a comma ("…, who had tabled a plan on Jan. 12, said"; "…, qui avait présenté un plan
+# le 12 janvier"): what it dates is its own event, not the words quoted, so no date is read from it.
+_RELATIVE_CLAUSE = re.compile(
+    r",\s*(?:who|whom|whose|which|qui|dont|lequel|laquelle|lesquels|lesquelles)\b[^,;:«»“”\"]*", re.IGNORECASE)
 # The attribution right after a quote: "“unacceptable,” he said".
 _DIRECT_ATTRIBUTION = re.compile(rf"\s*[,.]?\s*(?:he|she|they|[A-Z]\w+)\s+(?:{_SPEECH_VERBS})\b")
 _ORGANIZATION = re.compile(r"\b(?:with|of|at|for)\s+(?:the\s+)?(?P<org>(?:[A-Z][\w’'.\-]*\s*(?:and\s+|of\s+|for\s+)?){2,8})")
@@ -1189,7 +1193,7 @@ class _Reader:
     # Dates and context ----------------------------------------------------------------------------
 
     def _sentence_date(self, sentence: str) -> tuple[datetime.date | None, str, str]:
-        for match in _DATE_EXPRESSIONS.finditer(sentence):
+        for match in _DATE_EXPRESSIONS.finditer(_RELATIVE_CLAUSE.sub(",", sentence)):
             expression = match.group().strip()
             if expression.lower() in ("on", "early", "late", "next", ""):
                 continue

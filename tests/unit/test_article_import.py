@@ -377,3 +377,25 @@ def test_french_bylines_without_par(header, author, outlet, published):
 def test_french_relative_dates(said, date, precision):
     [statement] = propose(FRENCH_HEAD + f"« Nous verrons », a dit {said} la ministre Anne Tardif.").statements
     assert (statement.date, statement.date_precision) == (date, precision)
+
+
+ENGLISH_HEAD = ("Ministers meet on the grant\n\nBy Jean Tremblay, The Canadian Press\n\nPublished November 6, 2013\n\n"
+                "OTTAWA — Labour ministers met on Wednesday to discuss job training.\n\n")
+
+
+@pytest.mark.parametrize(("text", "date", "precision"), [
+    # A date inside a relative clause is when the clause's event happened, not when the words were said.
+    (FRENCH_HEAD + "« Nous verrons », a dit la ministre Anne Tardif, qui avait présenté un plan le 12 janvier.",
+     datetime.date(2013, 11, 6), "approximate"),
+    (FRENCH_HEAD + "La ministre Anne Tardif, qui avait présenté un plan le 12 octobre, a dit hier : « Nous verrons ».",
+     datetime.date(2013, 11, 5), "day"),
+    (ENGLISH_HEAD + "“We will see,” said minister Anne Tardif, who had tabled a plan on Oct. 12.",
+     datetime.date(2013, 11, 6), "approximate"),
+    (ENGLISH_HEAD + "Minister Anne Tardif, who tabled a plan on Oct. 12, said on Tuesday: “We will see.”",
+     datetime.date(2013, 11, 5), "day"),
+    # The date of the saying itself is still read.
+    (FRENCH_HEAD + "« Nous verrons », a dit la ministre Anne Tardif le 4 novembre.", datetime.date(2013, 11, 4), "day"),
+])
+def test_a_date_in_a_relative_clause_does_not_date_the_quote(text, date, precision):
+    [statement] = propose(text).statements
+    assert (statement.date, statement.date_precision) == (date, precision)
