@@ -7,6 +7,7 @@ Choices are named by their readable keys (a jurisdiction's code, a slug), so a l
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from config.keys import is_stored_key
 from config.numbers import format_date
 from negotiations import bounds
 from negotiations.acceptance import OWN_TREATMENT, condition_problems, value_choices
@@ -137,6 +138,19 @@ class ReloadingSelect(forms.Select):
         return context
 
 
+class StoredKeysChoiceField(forms.ModelMultipleChoiceField):
+    """Rows chosen by key; a value the database cannot hold as one (99999999999999999999, which overflows SQLite's
+    integers when looked up) is an invalid choice, as one it holds but that names no row is, not a 500."""
+
+    def _check_values(self, value):
+        field = self.queryset.model._meta.get_field(self.to_field_name) if self.to_field_name else self.queryset.model._meta.pk
+        for key in value or ():
+            if not is_stored_key(field, key):
+                raise forms.ValidationError(self.error_messages["invalid_choice"], code="invalid_choice",
+                                            params={"value": key})
+        return super()._check_values(value)
+
+
 class _KeyedChoicesMixin:
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -202,6 +216,7 @@ class PositionForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm)
             "evidence": QuoteChoiceList,
             "sources": ChoiceList,
         }
+        field_classes = {"evidence": StoredKeysChoiceField}
         help_texts = {
             "evidence": _("The statements that show this stance."),
             "sources": _("The articles or documents that report it."),

@@ -285,3 +285,19 @@ def test_an_admin_history_version_that_is_no_key_is_not_found(client, cjg, logge
     assert client.get("/admin/negotiations/source/zz/history/1/").status_code == 404
     version = source.history.first().history_id
     assert client.get(f"/admin/negotiations/source/{source.pk}/history/{version}/").status_code == 200
+
+
+@pytest.mark.parametrize("evidence", ["99999999999999999999", "-99999999999999999999", "9223372036854775808"])
+def test_evidence_no_row_can_have_is_an_invalid_choice_next_to_it(client, cjg, logged_in_superuser, evidence):
+    # The number overflowed SQLite's integers when the statements were looked up: a 500.
+    from negotiations.models import Position
+
+    before = Position.objects.count()
+    response = client.post(reverse("negotiations:position_new"), {
+        "negotiation": "canada-job-grant", "jurisdiction": "ON", "as_of": "2013-11-30", "date_precision": "day",
+        "stance": "opposes", "summary": "Kept as typed.", "evidence": [evidence]})
+    assert response.status_code == 200
+    assert response.context["form"].errors["evidence"] == [
+        "Not one of this negotiation's: it belongs to another negotiation, or does not exist."]
+    assert "Kept as typed." in response.content.decode()
+    assert Position.objects.count() == before
