@@ -574,14 +574,20 @@ class OfferAdminForm(VersionCheckedForm):
         problems = check_terms(**{name: cleaned_data.get(name) for name in RULED_FIELDS}, sources=None)
         for problem in problems:
             self.add_error(problem.field if problem.field in self.fields else None, problem.message)
-        if self.becomes_withdrawn:
-            # The web UI's rule (offer_services.withdrawal_problems): why and when, not before it was tabled.
+        if cleaned_data.get("status") == Offer.Status.WITHDRAWN:
+            # The web UI's rule (offer_services.withdrawal_problems): why and when, not before it was tabled; also
+            # when an offer already withdrawn is edited (its date moved before it was tabled, its reason cleared).
             for field, message in offer_services.withdrawal_problems(
                 reason=cleaned_data.get("withdrawal_reason", ""), withdrawn_on=cleaned_data.get("withdrawn_on"),
                 tabled_on=cleaned_data.get("tabled_on"),
             ).items():
                 if field not in self.errors:
                     self.add_error(field, message)
+        else:
+            # A tabled offer with a withdrawal date or reason would read as withdrawn in one place and not another.
+            for field in ("withdrawn_on", "withdrawal_reason"):
+                if cleaned_data.get(field) and field not in self.errors:
+                    self.add_error(field, _("Only a withdrawn offer has this: clear it, or set the status to withdrawn."))
         return cleaned_data
 
     @property

@@ -187,7 +187,6 @@ class StatementForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm
         self.fields["meeting"].queryset = Meeting.objects.only("slug", "title", "date", "date_precision")
         self.fields["context"].label = _("Context in English")
         self.fields["context_fr"].label = _("Context in French")
-        self.fields["date"].validators.append(validate_not_after_today)
         scope_to_negotiation(self, self.SCOPED)
 
     SCOPED = ("meeting",)  # reloaded by the page when the negotiation changes
@@ -224,7 +223,6 @@ class PositionForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["as_of"].validators.append(validate_not_after_today)
         self.fields["evidence"].queryset = (
             Statement.objects.filter(retracted=False).select_related("speaker").order_by("-date", "-pk")
         )
@@ -273,7 +271,7 @@ class SearchForm(RefuseControlCharacters, forms.Form):
     )
 
 
-class ConditionForm(forms.Form):
+class ConditionForm(RefuseControlCharacters, forms.Form):
     """One stated condition of a position: a check on a term (term, operator, value) or words only.
 
     Leaving the term and the operator empty keeps the condition in words: it makes the verdict
@@ -357,7 +355,7 @@ def condition_formset(data=None, *, pt_codes: list[str]):
     return ConditionFormSet(data, prefix="checks", form_kwargs={"term_choices": choices, "pt_codes": pt_codes})
 
 
-class WithdrawOfferForm(forms.Form):
+class WithdrawOfferForm(RefuseControlCharacters, forms.Form):
     """Why and when an offer was withdrawn: asked before it is marked withdrawn."""
 
     withdrawal_reason = forms.CharField(

@@ -28,7 +28,13 @@ from simple_history.models import HistoricalRecords
 from negotiations import bounds
 from negotiations.acceptance import condition_problems
 from negotiations.terms import GovernmentPayer, Liability, Payer, Program, Treatment  # noqa: F401  (the one vocabulary)
-from negotiations.validators import date_range_message, text_length, validate_no_control_characters, validate_record_date
+from negotiations.validators import (
+    date_range_message,
+    text_length,
+    validate_no_control_characters,
+    validate_not_after_today,
+    validate_record_date,
+)
 
 
 def _day(value, precision) -> str:
@@ -285,7 +291,7 @@ class Source(models.Model):
     outlet = models.CharField(_("outlet"), max_length=150)
     title = models.CharField(_("title"), max_length=300)
     author = models.CharField(_("author"), max_length=150, blank=True)
-    published_on = models.DateField(_("published on"), validators=[validate_record_date])
+    published_on = models.DateField(_("published on"), validators=[validate_record_date, validate_not_after_today])
     date_precision = dated_precision_field()
     language = models.CharField(_("language"), max_length=2, choices=Language.choices, default=Language.ENGLISH,
                                 help_text=_("The language it is written in: the passages quoted from it are in it."))
@@ -380,7 +386,7 @@ class Statement(models.Model):
         verbose_name=_("on behalf of"),
         help_text=_("The government the speaker spoke for; empty for stakeholders."),
     )
-    date = models.DateField(_("date"), validators=[validate_record_date])
+    date = models.DateField(_("date"), validators=[validate_record_date, validate_not_after_today])
     date_precision = dated_precision_field()
     language = models.CharField(_("language of the quote"), max_length=2, choices=Language.choices, default="en")
     original_language = models.CharField(
@@ -495,7 +501,7 @@ class Offer(TermFields):
     slug = models.SlugField(_("slug"), max_length=150, unique=True)
     title = models.CharField(_("title"), max_length=250)
     tabled_by = models.ManyToManyField(Jurisdiction, related_name="offers_tabled", verbose_name=_("tabled by"))
-    tabled_on = models.DateField(_("tabled on"), validators=[validate_record_date])
+    tabled_on = models.DateField(_("tabled on"), validators=[validate_record_date, validate_not_after_today])
     date_precision = dated_precision_field()
     agreed_on = models.DateField(
         _("agreed on"), null=True, blank=True, validators=[validate_record_date],
@@ -518,7 +524,7 @@ class Offer(TermFields):
         _("assumptions"), bounds.ASSUMPTIONS_LENGTH, blank=True,
         help_text=_("How the sources were read where they leave a term open."),
     )
-    withdrawn_on = models.DateField(_("withdrawn on"), null=True, blank=True, validators=[validate_record_date])
+    withdrawn_on = models.DateField(_("withdrawn on"), null=True, blank=True, validators=[validate_record_date, validate_not_after_today])
     withdrawal_reason = bounded_text(_("why it was withdrawn"), bounds.WITHDRAWAL_REASON_LENGTH, blank=True)
     version = models.PositiveIntegerField(_("version"), default=1, editable=False)
     history = HistoricalRecords(m2m_fields=[tabled_by, sources])
@@ -696,7 +702,7 @@ class Position(models.Model):
     jurisdiction = models.ForeignKey(
         Jurisdiction, on_delete=models.PROTECT, related_name="positions", verbose_name=_("jurisdiction")
     )
-    as_of = models.DateField(_("as of"), validators=[validate_record_date])
+    as_of = models.DateField(_("as of"), validators=[validate_record_date, validate_not_after_today])
     date_precision = dated_precision_field()
     stance = models.CharField(_("stance"), max_length=12, choices=Stance.choices)
     summary = bounded_text(_("summary"), bounds.SUMMARY_LENGTH)

@@ -271,6 +271,56 @@ def test_the_admin_withdraws_an_offer_as_the_offer_page_does_why_and_when_or_not
     assert offer.funding_sources.count() == 2
 
 
+def test_the_admin_keeps_a_withdrawn_offer_and_its_dates_as_the_web_ui_does(admin_client, offer_parties):
+    # Each saved with "changed successfully": withdrawn before it was tabled, tabled in 2031 (the stance matrix
+    # then ran to 2031), and set back to tabled with its withdrawal date and reason left in place.
+    admin_client.post(admin_url(Offer, "add"), offer_form_data(**offer_parties, sources=DECEMBER_SOURCES))
+    offer = Offer.objects.get()
+    admin_client.post(admin_url(Offer, "change", offer.pk), offer_change_data(
+        offer, status="withdrawn", withdrawal_reason="Replaced", withdrawn_on="2014-01-15"))
+    offer.refresh_from_db()
+    assert offer.status == "withdrawn"
+
+    def refused(**changes):
+        response = admin_client.post(admin_url(Offer, "change", offer.pk), offer_change_data(offer, **changes))
+        assert response.status_code == 200
+        return response.context["adminform"].form.errors
+
+    withdrawn = {"status": "withdrawn", "withdrawal_reason": "Replaced", "withdrawn_on": "2014-01-15"}
+    assert refused(**{**withdrawn, "withdrawn_on": "2013-01-01"})["withdrawn_on"] == [
+        "An offer cannot be withdrawn before it was tabled (December 24, 2013)."]
+    assert refused(**{**withdrawn, "withdrawal_reason": ""})["withdrawal_reason"] == [
+        "Say why the offer was withdrawn, e.g. “replaced by the January counter-offer”."]
+    assert refused(**{**withdrawn, "tabled_on": "2031-01-01"})["tabled_on"][0].startswith("That day has not come yet")
+    back = refused(**{**withdrawn, "status": "tabled"})
+    assert back["withdrawn_on"] == back["withdrawal_reason"] == [
+        "Only a withdrawn offer has this: clear it, or set the status to withdrawn."]
+    offer.refresh_from_db()
+    assert (offer.status, offer.tabled_on, offer.withdrawn_on) == ("withdrawn", datetime.date(2013, 12, 24),
+                                                                   datetime.date(2014, 1, 15))
+
+    restored = admin_client.post(admin_url(Offer, "change", offer.pk), offer_change_data(
+        offer, status="tabled", withdrawal_reason="", withdrawn_on=""))
+    assert restored.status_code == 302
+    offer.refresh_from_db()
+    assert (offer.status, offer.withdrawn_on) == ("tabled", None)
+
+
+@pytest.mark.parametrize(("model", "field"), [("statement", "date"), ("position", "as_of"), ("source", "published_on")])
+def test_the_admin_refuses_a_day_that_has_not_come_for_what_has_happened(admin_client, cjg, model, field):
+    from django.apps import apps
+
+    row = apps.get_model("negotiations", model).objects.first()
+    page = admin_client.get(f"/admin/negotiations/{model}/{row.pk}/change/")
+    form = page.context["adminform"].form
+    data = {name: value for name, value in form.initial.items() if value is not None and not isinstance(value, list)}
+    data[field] = "2031-01-01"
+    form_class = type(form)
+    bound = form_class(data=data, instance=row)
+    assert not bound.is_valid()
+    assert bound.errors[field][0].startswith("That day has not come yet")
+
+
 def test_offer_sources_that_do_not_add_up_are_refused(admin_client, offer_parties):
     data = offer_form_data(**offer_parties, sources=[("federal", "LMA", "5000"), ("federal", "LMDA", "4000")])
 
