@@ -5,6 +5,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from alerts.models import MAX_QUERY_LENGTH, Follow
+from negotiations.forms import RefuseControlCharacters
 from negotiations.models import Jurisdiction, Negotiation, Person
 
 KINDS = {
@@ -14,7 +15,7 @@ KINDS = {
 }
 
 
-class FollowTargetForm(forms.Form):
+class FollowTargetForm(RefuseControlCharacters, forms.Form):
     kind = forms.ChoiceField(label=_("What to follow"), choices=[
         ("negotiation", _("negotiation")), ("jurisdiction", _("jurisdiction")),
         ("person", _("person")), ("query", _("search")),
@@ -40,6 +41,6 @@ class FollowTargetForm(forms.Form):
         return cleaned
 
 
-class FrequencyForm(forms.Form):
+class FrequencyForm(RefuseControlCharacters, forms.Form):
     frequency = forms.ChoiceField(label=_("How often"), choices=Follow.Frequency.choices)
     language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)

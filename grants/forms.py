@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from config.numbers import format_date
 from grants.selectors import OfferChoice
+from negotiations.forms import RefuseControlCharacters
 from negotiations.models import Negotiation
 from negotiations.offer_forms import FractionField, OfferTermsForm
 from negotiations.validators import validate_record_date
@@ -14,7 +15,7 @@ from negotiations.validators import validate_record_date
 STATUS_QUO = "status-quo"
 
 
-class CompareForm(forms.Form):
+class CompareForm(RefuseControlCharacters, forms.Form):
     """Two things to compare, each an offer's slug or the status quo; missing ones get sensible defaults.
 
     Defaults: b is the newest offer that answers another and a the offer it answers; failing

@@ -32,6 +32,9 @@ _CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9_.:-]+)""", r
 _LOOKS_HTML = re.compile(r"<(?:!doctype|html|head|body|p|div|br|article|h1|span|a)\b", re.IGNORECASE)
 
 
+_CONTROL = re.compile(r"[\x01-\x08\x0e-\x1f\x7f]")
+
+
 class NotText(ValueError):
     """The input is empty, binary, or cannot be read as text in any encoding."""
 
@@ -65,6 +68,9 @@ def read_article(data: bytes | str) -> ArticleText:
         raise NotText("The article is empty.")
     repairs: list[str] = []
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\ufeff", "")
+    # A page break (form feed, vertical tab) copied from a PDF ends a line; another control character (an escape
+    # code, a bell) is nothing a reader sees and nothing to store.
+    text = _CONTROL.sub("", text.replace("\f", "\n").replace("\v", "\n"))
     fixed = _undo_latin_mojibake(text)
     if fixed != text:
         repairs.append("UTF-8 read as Windows-1252 or Latin-1")

@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from config.numbers import format_count, format_date
 from negotiations import bounds
 from negotiations.article_text import NotText, read_article
+from negotiations.forms import RefuseControlCharacters
 from negotiations.models import (
     ArticleImport,
     Jurisdiction,
@@ -71,7 +72,7 @@ class ArticleForm(forms.Form):
         return cleaned
 
 
-class SourceForm(forms.ModelForm):
+class SourceForm(RefuseControlCharacters, forms.ModelForm):
     url = forms.URLField(label=_("Address"), required=False, max_length=500, assume_scheme="https")
 
     class Meta:
@@ -97,7 +98,7 @@ class ListedChoiceField(forms.ChoiceField):
         return self.objects.get(value) if value else None
 
 
-class ProposalForm(forms.ModelForm):
+class ProposalForm(RefuseControlCharacters, forms.ModelForm):
     class Meta:
         model = ProposedStatement
         fields = ["quote", "speaker", "speaker_name", "speaker_role", "jurisdiction", "date", "date_precision",

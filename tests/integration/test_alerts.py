@@ -383,6 +383,15 @@ def test_follow_buttons_refuse_bad_input_clearly(client, world):
     assert "Brad Duguid" in page
 
 
+def test_a_search_to_follow_with_control_characters_is_refused_and_not_stored(client, world):
+    # It was stored as typed, and the query went into the digest e-mails.
+    client.force_login(UserFactory(username="reader"))
+    response = client.post("/alerts/follow", {"kind": "query", "key": "\x1b[2J grant"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert "Remove the control characters" in response.content.decode()
+    assert not Follow.objects.exists()
+
+
 @pytest.mark.parametrize("given", ["²", "99999999999999999999", "", "zz"])
 def test_changing_a_follow_that_is_no_key_says_so(client, world, given):
     # "²".isdigit() is true and int("²") fails; a number too large overflowed SQLite: both were 500s.

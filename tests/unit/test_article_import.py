@@ -399,3 +399,9 @@ ENGLISH_HEAD = ("Ministers meet on the grant\n\nBy Jean Tremblay, The Canadian P
 def test_a_date_in_a_relative_clause_does_not_date_the_quote(text, date, precision):
     [statement] = propose(text).statements
     assert (statement.date, statement.date_precision) == (date, precision)
+
+
+def test_control_characters_are_dropped_from_an_article_and_a_page_break_ends_a_line():
+    article = read_article("Title\x1b[31m\x07\n\nOTTAWA — “We will see,” said\x0cminister Anne Tardif.")
+    assert "\x1b" not in article.text and "\x07" not in article.text and "\x0c" not in article.text
+    assert article.paragraphs == ("Title[31m", "OTTAWA — “We will see,” said minister Anne Tardif.")
