@@ -549,6 +549,10 @@ def _rows(entries, field_name: str, size: int, shape: str, fail) -> tuple[list[t
     return rows, well_formed
 
 
+# The fiscal years a scenario may name: those that start within the record's dates (1900 to 2100).
+FIRST_FISCAL_YEAR, LAST_FISCAL_YEAR = 1900, 2100
+
+
 def _fiscal_year_problem(year: object) -> str | None:
     """Say why ``year`` is not a fiscal year such as "2014-15", or return None."""
     match = _FISCAL_YEAR.fullmatch(year) if isinstance(year, str) else None
@@ -556,6 +560,8 @@ def _fiscal_year_problem(year: object) -> str | None:
         return f"{year!r} is not a fiscal year written like 2014-15"
     if (int(match[1]) + 1) % 100 != int(match[2]):
         return f"{year!r} does not span two consecutive years"
+    if not FIRST_FISCAL_YEAR <= int(match[1]) <= LAST_FISCAL_YEAR:
+        return f"{year!r} is not a year of the record: from {FIRST_FISCAL_YEAR}-{(FIRST_FISCAL_YEAR + 1) % 100:02d} to {LAST_FISCAL_YEAR}-{(LAST_FISCAL_YEAR + 1) % 100:02d}"
     return None
 
 

@@ -617,6 +617,7 @@ _SCENARIO_DETAILS = sentence_patterns((
     gettext_noop("Participation has at most %(places)s decimal places."),
     gettext_noop("'%(year)s' is not a fiscal year written like 2014-15"),
     gettext_noop("'%(year)s' does not span two consecutive years"),
+    gettext_noop("'%(year)s' is not a year of the record: from %(first)s to %(last)s"),
 ))
 
 

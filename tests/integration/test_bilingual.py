@@ -173,6 +173,9 @@ API_ERRORS = [  # (address, its English detail, its French detail)
      "fiscal_year: doit être un exercice financier écrit comme 2017-18"),
     ("/api/offers/budget-2013/fiscal-effect?fiscal_year=2099-01", "fiscal_year: '2099-01' does not span two consecutive years",
      "fiscal_year: «\xa02099-01\xa0» ne couvre pas deux années consécutives"),
+    ("/api/offers/budget-2013/fiscal-effect?fiscal_year=0000-01",
+     "fiscal_year: '0000-01' is not a year of the record: from 1900-01 to 2100-01",
+     "fiscal_year: «\xa00000-01\xa0» n'est pas une année du dossier\xa0: de 1900-01 à 2100-01"),
     ("/api/offers?tabled_by=Ontario", "tabled_by: must be a jurisdiction code such as ON",
      "tabled_by: doit être un code de gouvernement comme ON"),
     ("/api/offers?negotiation=a%20b", "negotiation: must be a slug such as canada-job-grant (letters, digits, hyphens and "

@@ -271,6 +271,9 @@ def test_valid_worked_examples_have_no_errors():
         (Scenario(fiscal_year="2014"), "fiscal_year"),
         (Scenario(fiscal_year="2014-16"), "fiscal_year"),
         (Scenario(fiscal_year="2099-00x"), "fiscal_year"),
+        (Scenario(fiscal_year="0000-01"), "fiscal_year"),  # well formed, consecutive, and no year of any record
+        (Scenario(fiscal_year="9999-00"), "fiscal_year"),
+        (Scenario(fiscal_year="1899-00"), "fiscal_year"),
     ],
 )
 def test_invalid_scenario_names_the_field(scenario, field):
@@ -280,6 +283,13 @@ def test_invalid_scenario_names_the_field(scenario, field):
     assert raised.value.field == field
     with pytest.raises(InvalidScenario):
         status_quo(REFERENCE, scenario)
+
+
+def test_a_fiscal_year_outside_the_record_says_which_years_are():
+    with pytest.raises(InvalidScenario) as raised:
+        compute(BUDGET_2013, REFERENCE, Scenario(fiscal_year="0000-01"))
+    assert raised.value.message == "'0000-01' is not a year of the record: from 1900-01 to 2100-01"
+    assert compute(BUDGET_2013, REFERENCE, Scenario(fiscal_year="2100-01")).scenario.fiscal_year == "2100-01"
 
 
 def test_century_crossing_fiscal_year_is_valid():
