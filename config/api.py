@@ -59,11 +59,11 @@ def _read_only(view):
     return read_only_view
 
 
-def _no_endpoint(request: HttpRequest, *args, **kwargs) -> JsonResponse:
+def no_endpoint(request: HttpRequest, *args, **kwargs) -> JsonResponse:
     return _error(404, _("No endpoint at %(path)s; the endpoints are listed at /api/openapi.json.") % {"path": request.path})
 
 
-_no_endpoint.csrf_exempt = True
+no_endpoint.csrf_exempt = True
 
 
 # Answers every operation may give besides its own, as the OpenAPI document says.
@@ -94,8 +94,8 @@ class ReadOnlyAPI(NinjaAPI):
         patterns, app_name, namespace = super().urls
         for pattern in patterns:
             # The API root only tells ninja where the API starts; there is nothing to read there.
-            pattern.callback = _no_endpoint if pattern.name == "api-root" else _read_only(pattern.callback)
-        return [*patterns, re_path(r"", _no_endpoint)], app_name, namespace
+            pattern.callback = no_endpoint if pattern.name == "api-root" else _read_only(pattern.callback)
+        return [*patterns, re_path(r"", no_endpoint)], app_name, namespace
 
 
 api = ReadOnlyAPI(

@@ -699,3 +699,10 @@ def test_loaded_data_set_lists_are_well_formed(client, loaded):
         assert_page(body)
         assert body["count"] >= len(body["items"]) > 0, url
 
+
+
+@pytest.mark.parametrize("method", ["get", "post", "put", "delete"])
+def test_the_api_address_without_its_slash_answers_in_json(client, method):
+    response = getattr(client, method)("/api")
+    assert response.status_code == 404 and response["Content-Type"] == "application/json"
+    assert response.json()["detail"] == "No endpoint at /api; the endpoints are listed at /api/openapi.json."
