@@ -9,7 +9,7 @@ from decimal import Decimal, InvalidOperation
 from django import template
 from django.utils.translation import get_language, pgettext
 
-from config.numbers import colon, format_date, format_fiscal_year, numbers
+from config.numbers import colon, format_date, format_fiscal_year, format_short_month, numbers
 from negotiations.term_basis import failure_reason
 
 register = template.Library()
@@ -66,6 +66,7 @@ def reason(failure):
 
 register.filter("colon", colon)
 register.filter("fiscal_year", format_fiscal_year)
+register.filter("short_month", format_short_month)
 
 
 @register.filter(is_safe=True)

@@ -12,7 +12,7 @@ import functools
 from decimal import ROUND_DOWN, Decimal
 
 from django.utils.formats import date_format, get_format, number_format
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import get_language, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
 
 __all__ = ["Numbers", "colon", "format_count", "format_date", "format_decimal", "format_fiscal_year", "format_money",
@@ -134,6 +134,23 @@ def format_decimal(value: Decimal, places: int = 4) -> str:
 def colon(label) -> str:
     """A label and its colon as the reader's language writes it: "Title:", "Titre :" (a no-break space)."""
     return pgettext("a label and its colon", "%(label)s:") % {"label": label}
+
+
+# A month abbreviated as each language's style books do: AP style in English (Jan., March, Sept.), the Office québécois
+# de la langue française's in French (janv., févr., juill.), where Django's French gives "jan." and "fév.".
+_SHORT_MONTHS = (
+    pgettext_lazy("a month, abbreviated", "Jan."), pgettext_lazy("a month, abbreviated", "Feb."),
+    pgettext_lazy("a month, abbreviated", "March"), pgettext_lazy("a month, abbreviated", "April"),
+    pgettext_lazy("a month, abbreviated", "May"), pgettext_lazy("a month, abbreviated", "June"),
+    pgettext_lazy("a month, abbreviated", "July"), pgettext_lazy("a month, abbreviated", "Aug."),
+    pgettext_lazy("a month, abbreviated", "Sept."), pgettext_lazy("a month, abbreviated", "Oct."),
+    pgettext_lazy("a month, abbreviated", "Nov."), pgettext_lazy("a month, abbreviated", "Dec."),
+)
+
+
+def format_short_month(value: datetime.date) -> str:
+    """A month and its year, the month abbreviated, for a column heading: "Jan. 2014", "janv. 2014"."""
+    return f"{_SHORT_MONTHS[value.month - 1]} {value.year}"
 
 
 def format_fiscal_year(year: str) -> str:

@@ -386,7 +386,9 @@ def test_a_citation_gives_the_title_as_published_between_the_page_s_marks(client
 def test_the_stance_matrix_names_its_months_apart(client, cjg):
     # French headed June and July both "jui 2013" (Django's three-letter months); English "Jun", "Jul".
     french = html.unescape(client.get("/fr/negotiations/canada-job-grant/stances").content.decode())
-    assert ">juin 2013</time>" in french and ">juil. 2013</time>" in french and ">jui 2013<" not in french
+    assert ">juin 2013</time>" in french and ">juill. 2013</time>" in french and ">jui 2013<" not in french
+    # and as the OQLF abbreviates them (Django's French wrote "jan." and "fév.").
+    assert ">janv. 2014</time>" in french and ">févr. 2014</time>" in french
     english = html.unescape(client.get("/negotiations/canada-job-grant/stances").content.decode())
     assert ">June 2013</time>" in english and ">July 2013</time>" in english
 

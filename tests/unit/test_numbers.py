@@ -171,3 +171,16 @@ def test_a_fiscal_year_is_written_as_the_language_writes_it(language, year, writ
     # French tables read "2014-15" beside prose that reads "en 2014-2015", as Canada's French writes fiscal years.
     with translation.override(language):
         assert format_fiscal_year(year) == written
+
+
+def test_a_month_heading_is_abbreviated_as_each_language_writes_it():
+    import datetime
+
+    from config.numbers import format_short_month
+
+    months = [datetime.date(2014, month, 1) for month in range(1, 13)]
+    with translation.override("fr"):
+        assert [format_short_month(month).split()[0] for month in months] == [
+            "janv.", "févr.", "mars", "avr.", "mai", "juin", "juill.", "août", "sept.", "oct.", "nov.", "déc."]
+    with translation.override("en"):
+        assert format_short_month(months[0]) == "Jan. 2014" and format_short_month(months[8]) == "Sept. 2014"
