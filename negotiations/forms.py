@@ -182,6 +182,9 @@ class StatementForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["jurisdiction"].empty_label = _("none: a stakeholder")
+        # The model's rule (validate_not_after_today), run with the field's own checks so that a year typed wrong is
+        # said as such, before clean() compares the date with the source's.
+        self.fields["date"].validators.append(validate_not_after_today)
         self.fields["meeting"].empty_label = _("none")
         self.fields["source"].queryset = Source.objects.only("slug", "outlet", "title", "published_on", "date_precision")
         self.fields["meeting"].queryset = Meeting.objects.only("slug", "title", "date", "date_precision")
@@ -223,6 +226,7 @@ class PositionForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["as_of"].validators.append(validate_not_after_today)  # (the model's rule, run first: as above)
         self.fields["evidence"].queryset = (
             Statement.objects.filter(retracted=False).select_related("speaker").order_by("-date", "-pk")
         )
