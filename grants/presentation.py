@@ -402,6 +402,14 @@ class ScenarioProblem:
     help: str
     detail: str
 
+    @property
+    def detail_says_more(self) -> bool:
+        """Whether ``detail`` tells what ``help`` does not (a year outside the record, too many decimal places),
+        rather than the same in other words (not written like 2014-15, not between 0 and 1)."""
+        return not any(pattern.fullmatch(self.detail_in_english) for pattern, _msgid in _RESTATED_BY_HELP)
+
+    detail_in_english: str = ""
+
 
 @dataclass(frozen=True)
 class TermsProblem:
@@ -621,6 +629,15 @@ _SCENARIO_DETAILS = sentence_patterns((
 ))
 
 
+# The details the field's help already says.
+_RESTATED_BY_HELP = sentence_patterns((
+    "must be between 0 and 1 (got %(value)s)",
+    "Participation must be a number between 0 and 1.",
+    "'%(year)s' is not a fiscal year written like 2014-15",
+    "'%(year)s' does not span two consecutive years",
+))
+
+
 def scenario_detail(error: fiscal.InvalidScenario) -> str:
     """What is wrong with the assumption, in the reader's language (the page's message, the API's detail)."""
     return translated(error.message, _SCENARIO_DETAILS)
@@ -633,6 +650,7 @@ def scenario_problem(error: fiscal.InvalidScenario, params) -> ScenarioProblem:
         value=params.get(error.field, ""),
         help=str(SCENARIO_FIELD_HELP.get(error.field, "")),
         detail=scenario_detail(error),
+        detail_in_english=error.message,
     )
 
 

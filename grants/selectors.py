@@ -143,7 +143,10 @@ def scenario_from(*, participation: Decimal | str | None = None, fiscal_year: st
         value = Decimal(1)
     else:
         try:
-            value = Decimal(decimal_point(str(participation)))  # "0,8" as French readers write it
+            written = decimal_point(str(participation))  # "0,8" as French readers write it
+            if "_" in written:  # Python reads "1_0" as 10; nobody writes a rate so
+                raise ArithmeticError
+            value = Decimal(written)
         except ArithmeticError:
             raise fiscal.InvalidScenario("participation", "Participation must be a number between 0 and 1.") from None
         if not value.is_finite():

@@ -135,7 +135,7 @@ def fiscal_csv(request, slug):
     effect, error = _effect(offer, request.GET)
     if isinstance(error, fiscal.InvalidScenario):
         problem = presentation.scenario_problem(error, request.GET)
-        return HttpResponse(f"{problem.label}: {problem.detail}. {problem.help}\n", status=400,
+        return HttpResponse(f"{problem.label}: {problem.detail.rstrip('.')}. {problem.help}\n", status=400,
                             content_type="text/plain; charset=utf-8")
     if isinstance(error, fiscal.InvalidTerms):
         lines = [f"{p.label}: {p.message}" for p in presentation.terms_problems(error)]
@@ -161,6 +161,7 @@ def compare_page(request):
             return {**context, "status": 400}
 
         slugs = {form.cleaned_data["a"], form.cleaned_data["b"]}
+        context["same"] = len(slugs) == 1
         with_terms = {offer.slug: offer for offer in selectors.offers_with_terms().filter(slug__in=slugs)}
         effects, problems = {}, []
         year = request.GET.get("fiscal_year", "")

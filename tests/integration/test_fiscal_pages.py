@@ -305,6 +305,29 @@ def test_an_invalid_scenario_gives_a_message_naming_the_field(client, budget, qu
             assert message.attrs["hx-swap-oob"] == "true" and "is not valid" in message.text()
 
 
+def test_an_invalid_year_is_said_once_next_to_its_field_and_once_in_the_results(client, phased):
+    # The field had "not valid" and the full sentence under it, and the results the sentence and the engine's own words.
+    page = page_of(client.get("/offers/phased/fiscal/?fiscal_year=abc"))
+    assert page.find("small", id="fiscal_year-error").text() == "“abc” is not valid. Write it like 2014-15: two consecutive years."
+    assert "not valid" not in page.find("select", name="fiscal_year").parent.text()
+    assert "fiscal_year-error" in page.find("select", name="fiscal_year").attrs["aria-describedby"]
+    error = page.find("article", id="scenario-error")
+    assert "is not a fiscal year written like" not in error.text()
+    # A detail the help does not give is shown.
+    outside = page_of(client.get("/offers/phased/fiscal/?fiscal_year=0000-01")).find("article", id="scenario-error")
+    assert "'0000-01' is not a year of the record: from 1900-01 to 2100-01" in outside.text()
+
+
+@pytest.mark.parametrize("written", ["1_0", "0_5"])
+def test_a_participation_with_an_underscore_is_refused(client, budget, written):
+    # Python reads "1_0" as 10 and "0_5" as 5.
+    response = client.get(f"/offers/budget-2013/fiscal/?participation={written}")
+    assert response.status_code == 400
+    csv = client.get(f"/offers/budget-2013/fiscal.csv?participation={written}")
+    assert csv.status_code == 400
+    assert csv.content.decode().startswith("Employer participation rate: Participation must be a number between 0 and 1. Give")
+
+
 def test_unknown_offer_is_404_everywhere(client, reference):
     for url in ("/offers/nope/fiscal/", "/offers/nope/fiscal.csv", "/offers/nope/fiscal/explain?line=trainees"):
         assert client.get(url).status_code == 404
@@ -442,6 +465,13 @@ def test_compare_two_offers_nationally_and_by_jurisdiction(client, december):
     assert [row[0] for row in rows] == [name for _code, name, _kind, _population in PTS]
     assert len(table_rows(page, "compare-by-jurisdiction", "tfoot")) == 1
     assert len(page.find_all("details", **{"class": "compare-jurisdiction"})) == 13
+
+
+def test_compare_says_when_a_and_b_are_the_same_and_shows_no_year_without_a_phase_in(client, budget):
+    page = page_of(client.get("/compare/?a=budget-2013&b=budget-2013"))
+    assert "A and B are the same" in page.find("p", **{"class": "notice"}).text()
+    assert page.find_all("select", name="fiscal_year") == []  # neither phases in
+    assert "A and B are the same" not in client.get("/compare/?a=status-quo&b=budget-2013").content.decode()
 
 
 def test_compare_with_the_status_quo(client, budget):
