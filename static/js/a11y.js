@@ -6,6 +6,8 @@
 //    one polite status line says what is wrong with it.
 // 5. "Load more" (a link that replaces itself with the next events): the focus moves to the first event it
 //    brought, which a screen reader then reads, instead of falling back to the top of the page.
+// 6. A link styled and announced as a button (role="button": "Load more", "Swap A and B", "Edit the offer") answers
+//    the Space key as a button does, not only Enter.
 (function () {
   "use strict";
 
@@ -57,7 +59,9 @@
 
     function moveTo(cell) {
       all.forEach(function (other) { other.setAttribute("tabindex", other === cell ? "0" : "-1"); });
-      cell.focus();
+      // Scrolled into view clear of the sticky names (the frame's scroll padding), not left under them.
+      cell.focus({ preventScroll: true });
+      cell.scrollIntoView({ block: "nearest", inline: "nearest" });
     }
 
     grid.addEventListener("focusin", function (event) {
@@ -195,6 +199,15 @@
       lastBefore = null;
       event.target.setAttribute("tabindex", "-1");
       event.target.focus();
+    }
+  });
+
+  // 6. Links that are buttons ---------------------------------------------------------------------
+  document.addEventListener("keydown", function (event) {
+    const link = event.target instanceof Element && event.target.closest('a[href][role="button"]');
+    if (link && event.key === " " && !event.altKey && !event.ctrlKey && !event.metaKey) {
+      event.preventDefault();  // (the page would scroll)
+      link.click();
     }
   });
 

@@ -2,7 +2,8 @@
 // - draws each <canvas data-chart-data="ID"> from the JSON in <script type="application/json" id="ID">,
 //   again after every htmx swap (old charts are destroyed before their canvas goes away);
 // - lets htmx swap 400 answers into regions marked data-swap-errors, so a refused scenario shows its message;
-// - closes the explanation panel without a page load.
+// - closes the explanation panel without a page load, or with Escape (the focus back on the link that opened it),
+//   and while it is open keeps what has the focus clear of it (the page's scroll padding is the panel's height).
 (function () {
   "use strict";
 
@@ -96,12 +97,42 @@
     }
   });
 
+  let opener = null;
+
+  function fitAroundExplanation() {
+    const region = document.getElementById("explanation");
+    const height = region && region.childElementCount ? region.offsetHeight : 0;
+    document.documentElement.style.scrollPaddingBottom = height ? height + 16 + "px" : "";
+  }
+
+  function closeExplanation(region) {
+    region.replaceChildren();
+    fitAroundExplanation();
+    if (opener && document.contains(opener)) {
+      opener.focus();
+    }
+  }
+
   document.addEventListener("click", function (event) {
+    const link = event.target.closest(".explain-link, .explain-num");
+    if (link) {
+      opener = link;
+    }
     const close = event.target.closest("[data-close-explanation]");
     const region = close && close.closest(".explanation");
     if (region) {
       event.preventDefault();
-      region.replaceChildren();
+      closeExplanation(region);
     }
   });
+
+  document.addEventListener("keydown", function (event) {
+    const region = document.getElementById("explanation");
+    if (event.key === "Escape" && region && region.childElementCount) {
+      closeExplanation(region);
+    }
+  });
+
+  document.addEventListener("htmx:afterSettle", fitAroundExplanation);
+  window.addEventListener("resize", fitAroundExplanation);
 })();

@@ -210,3 +210,29 @@ def test_the_offer_form_by_keyboard_alone(editor_page, live_server):
     assert reached.index(fields[-1]) < reached.index("Basis of each term (0 of 30 given)") < reached.index("fiscal-preview")
     assert reached[-1] == "Record the offer"
     expect(page.locator("#fiscal-preview")).to_have_accessible_name("Fiscal effect")
+
+
+def test_a_cell_reached_with_the_arrows_on_a_phone_is_in_view_clear_of_the_names(phone_page, live_server, cjg_data):
+    # Walking left, the focused cell stayed under the sticky government column, its month out of sight.
+    phone_page.goto(f"{live_server.url}{MATRIX}")
+    phone_page.locator(".matrix a[tabindex='0']").focus()
+    phone_page.keyboard.press("ArrowDown")
+    phone_page.keyboard.press("End")
+    for _ in range(6):
+        phone_page.keyboard.press("ArrowLeft")
+        placed = phone_page.evaluate("""() => {
+            const cell = document.activeElement.getBoundingClientRect();
+            const names = document.querySelector('.matrix tbody th[scope=row]').getBoundingClientRect();
+            const frame = document.querySelector('.matrix-wrap').getBoundingClientRect();
+            return [cell.left >= names.right - 1, cell.right <= frame.right + 1];
+        }""")
+        assert placed == [True, True]
+
+
+def test_a_link_that_is_a_button_answers_the_space_key(page, live_server, cjg_data):
+    page.goto(f"{live_server.url}/jurisdictions/CA/")
+    before = page.locator("ol.timeline > li:not(#load-more)").count()
+    page.locator("#load-more a").focus()
+    page.keyboard.press(" ")
+    expect(page.locator("ol.timeline > li:not(#load-more)")).not_to_have_count(before)
+    assert page.evaluate("window.scrollY") < 50000  # (and Space did not scroll the page instead)

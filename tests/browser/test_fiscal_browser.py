@@ -50,6 +50,14 @@ def test_change_the_scenario_in_place_and_explain_a_number(page, live_server, fi
 
     page.locator("#card-trainees .explain-link").click()
     expect(page.locator("#explanation")).to_contain_text("per-trainee draw on LMA")
+    # While it is open, what takes the focus is kept clear of it; Escape closes it, the focus back on its link.
+    page.wait_for_function("""() => parseFloat(getComputedStyle(document.documentElement).scrollPaddingBottom)
+        >= document.getElementById('explanation').offsetHeight""", timeout=3000)
+    page.keyboard.press("Escape")
+    expect(page.locator("#explanation .trace-panel")).to_have_count(0)
+    expect(page.locator("#card-trainees .explain-link")).to_be_focused()
+    assert page.evaluate("getComputedStyle(document.documentElement).scrollPaddingBottom") in ("auto", "0px")
+    assert page.locator("#card-trainees .explain-link").bounding_box()["height"] >= 24
 
 
 def test_an_invalid_participation_shows_its_message_in_place(browser, live_server, fiscal_data, no_favicon):
