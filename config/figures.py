@@ -7,6 +7,7 @@ as well as the fiscal ones, writes $15,000 / 15 000 $ and 0.15 / 0,15 the same w
 from decimal import Decimal, InvalidOperation
 
 from django import template
+from django.conf import settings
 from django.utils.translation import get_language, pgettext
 
 from config.numbers import colon, format_date, format_fiscal_year, format_short_month, numbers
@@ -74,6 +75,17 @@ def quoted(text):
     """Words between the quotation marks of the reader's language: “…” in English, « … » in French (whatever the
     language of the words: French typography marks an English quote « » too)."""
     return pgettext("words between quotation marks", "“%(text)s”") % {"text": text}
+
+
+@register.filter
+def written_in(record, field):
+    """The language of the text a translated field shows when it is not the page's ("en" for a title that has no
+    French yet, shown in English on a French page), else "": for a lang attribute, so a screen reader reads it right."""
+    page = (get_language() or "en")[:2]
+    if getattr(record, f"{field}_{page}", None):
+        return ""
+    return next((language for language, _name in settings.LANGUAGES
+                 if language != page and getattr(record, f"{field}_{language}", None)), "")
 
 
 @register.filter

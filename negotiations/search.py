@@ -19,6 +19,7 @@ from operator import add, and_, or_
 from django.db import connection
 from django.db.models import Case, Count, Func, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When, Window
 from django.db.models.functions import Lower
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from modeltranslation.translator import NotRegistered, translator
 from modeltranslation.utils import build_localized_fieldname
@@ -209,21 +210,30 @@ def _group(kind: _Kind, rows: QuerySet, limit: int, terms: list[str]) -> SearchG
     items = list(rows.annotate(total=Window(Count("pk")))[:limit])
     field = SNIPPET_FIELDS.get(kind.kind)
     for item in items:
-        item.snippet = _snippet_of(item, field, terms) if field else []
+        item.snippet, language = _snippet_of(item, field, terms) if field else ([], "")
+        item.snippet_lang = language if language and language != (get_language() or "en")[:2] else ""
     return SearchGroup(kind=kind.kind, label=kind.label, items=items, count=items[0].total if items else 0)
 
 
-def _snippet_of(item, field: str, terms: list[str]) -> list[tuple[str, bool]]:
-    """The snippet of the field in the page's language, or of its other language's text when the match is
-    only there (a French word found in an English page's record)."""
-    pieces = snippet(getattr(item, field, ""), terms)
-    if any(is_match for _piece, is_match in pieces):
-        return pieces
-    for column in _columns(type(item), (field,)):
-        other = snippet(getattr(item, column, ""), terms)
-        if any(is_match for _piece, is_match in other):
-            return other
-    return pieces
+def _snippet_of(item, field: str, terms: list[str]) -> tuple[list[tuple[str, bool]], str]:
+    """The snippet of ``field`` and the language it is in: the page's language's text, or the other language's where
+    the match is only there (a French word found in an English page's record) or the page's is not written."""
+    page = (get_language() or "en")[:2]
+    languages = sorted(SEARCH_CONFIGURATIONS, key=lambda language: language != page)
+    texts = []
+    for language in languages:
+        column = _column(type(item), field, language)
+        text = getattr(item, column, "") or ""
+        said_in = language if column != field else getattr(item, "language", "") or page  # a quote: as spoken
+        if text and (text, said_in) not in texts:
+            texts.append((text, said_in))
+    first = None
+    for text, said_in in texts:
+        pieces = snippet(text, terms)
+        if any(is_match for _piece, is_match in pieces):
+            return pieces, said_in
+        first = first or (pieces, said_in)
+    return first or ([], page)
 
 
 def snippet(text: str, terms: list[str]) -> list[tuple[str, bool]]:

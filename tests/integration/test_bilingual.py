@@ -429,3 +429,16 @@ def test_a_change_of_stance_quotes_the_stances_in_french(client, cjg):
     # « Passée de se retire à conditionnelle » read as a sentence about leaving; the stances are named, in quotes.
     page = html.unescape(client.get("/fr/jurisdictions/QC/").content.decode())
     assert "Passée de «\u00a0" in page and "Passée de se retire" not in page
+
+
+def test_text_in_the_other_language_is_marked_for_screen_readers(client, cjg):
+    from negotiations.models import Source
+
+    source = Source.objects.get(slug="cbc-2014-01-15-december-offer")
+    page = html.unescape(client.get(f"/fr/sources/{source.slug}/").content.decode())
+    # The citation gives the title as published, in English: marked so, inside the French page.
+    assert f'<span lang="en">«\xa0{source.title_en}\xa0»</span>' in page
+    assert "<h1>" + source.title_fr + "</h1>" in page  # the French title is the page's language
+    Source.objects.filter(pk=source.pk).update(title_fr="")
+    page = html.unescape(client.get(f"/fr/sources/{source.slug}/").content.decode())
+    assert f'<h1 lang="en">{source.title_en}</h1>' in page  # no French yet: the English title, said to be English

@@ -261,3 +261,13 @@ def test_the_search_page_in_french_finds_the_french_title(client, bilingual):
     assert "Contre-proposition des provinces" in content
     content = client.get(URL, {"q": "contre-proposition"}).content.decode()  # the English page, its English title
     assert "Counter-proposal" in content
+
+
+def test_a_snippet_in_the_other_language_says_so(client, bilingual):
+    # On a French page, English text read "All premiers reject the grant…" with no lang="en" for a screen reader.
+    french = client.get("/fr" + URL, {"q": "LMDA"}).content.decode()  # the Christmas Eve offer: English only
+    assert '<span class="excerpt snippet" lang="en">Ottawa covers the provincial share from the <mark>LMDA</mark>' in french
+    french = client.get("/fr" + URL, {"q": "subvention"}).content.decode()
+    assert '<span class="excerpt snippet">Les provinces proposent leur propre <mark>subvention</mark>' in french
+    english = client.get(URL, {"q": "subvention"}).content.decode()
+    assert '<span class="excerpt snippet" lang="fr">Les provinces proposent leur propre <mark>subvention</mark>' in english
