@@ -376,10 +376,10 @@ def test_a_citation_gives_the_title_as_published_between_the_page_s_marks(client
     # and a space before its last point ("15 janvier 2014 .").
     french = html.unescape(client.get("/fr/sources/cbc-2014-01-15-december-offer/").content.decode())
     citation = french.split('class="source-citation small">', 1)[1].split("</p>", 1)[0]
-    assert ("CBC News, «\xa0Details of Ottawa's December offer come out: no more provincial matching\xa0», "
-            '<time datetime="2014-01-15">15 janvier 2014</time>.') in citation
+    assert ("CBC News, <span lang=\"en\">«\xa0Details of Ottawa's December offer come out: no more provincial matching\xa0»"
+            '</span>, <time datetime="2014-01-15">15 janvier 2014</time>.') in citation
     english = html.unescape(client.get("/sources/cbc-2014-01-15-december-offer/").content.decode())
-    assert "“Details of Ottawa's December offer come out: no more provincial matching”, " in english
+    assert "“Details of Ottawa's December offer come out: no more provincial matching”</span>, " in english
     assert "January 15, 2014</time>." in english
 
 
