@@ -75,3 +75,23 @@ def test_the_french_file_names_only_records_of_the_data_set():
     stray = [(section, key) for section, records in french.items() if isinstance(records, dict)
              for key in records if (section, key) not in known]
     assert stray == []
+
+
+def test_the_french_text_keeps_french_typography():
+    # "Janvier 2014 : la contre-offre…" had an ordinary space before its colon, which a narrow screen breaks
+    # the line at, in 36 places; and the counter-proposal was called two things.
+    texts = []
+
+    def strings(value):
+        if isinstance(value, str):
+            texts.append(value)
+        elif isinstance(value, dict):
+            for item in value.values():
+                strings(item)
+        elif isinstance(value, list):
+            for item in value:
+                strings(item)
+
+    strings(json.loads(french_path(DEFAULT_DATASET).read_text(encoding="utf-8")))
+    assert [text for text in texts if " :" in text or "« " in text or " »" in text] == []
+    assert [text for text in texts if "contre-offre" in text] == []
