@@ -192,7 +192,7 @@ API_ERRORS = [  # (address, its English detail, its French detail)
     ("/api/offers/a%00b", "Nothing at '/api/offers/a\\x00b': an address has no control characters.",
      "Rien à l'adresse '/api/offers/a\\x00b'\xa0: une adresse ne contient aucun caractère de commande."),
     ("/api/nothing-here", "No endpoint at /api/nothing-here; the endpoints are listed at /api/openapi.json.",
-     "Rien à l'adresse /api/nothing-here\xa0; les adresses de l'API sont énumérées dans /api/openapi.json."),
+     "Rien à l'adresse /api/nothing-here; les adresses de l'API sont énumérées dans /api/openapi.json."),
 ]
 
 

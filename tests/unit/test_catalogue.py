@@ -90,3 +90,13 @@ def test_french_says_full_scale_one_way():
     french.append((ROOT / "negotiations" / "data" / "canada_job_grant.fr.json").read_text(encoding="utf-8"))
     assert not [text for text in french if "pleine échelle" in text or "d'échelle pour" in text]
     assert sum("pleine ampleur" in text for text in french) > 10
+
+
+def test_french_punctuation_follows_one_canadian_style():
+    # A no-break space before the colon and inside « »; none before ; ? ! (the catalogue had both ways).
+    catalogue = polib.pofile(str(CATALOGUE))
+    texts = [text for entry in catalogue.translated_entries()
+             for text in ([entry.msgstr] if not entry.msgstr_plural else entry.msgstr_plural.values())]
+    assert [text for text in texts if re.search(r"\s[;?!](?!q=)", text)] == []
+    # (a code example such as {"QC": "…"} aside)
+    assert [text for text in texts if re.search(r"[^\s\xa0\u202f\"]:(?:\s|$)", text)] == []
