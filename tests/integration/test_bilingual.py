@@ -124,7 +124,7 @@ def test_the_csv_keeps_dot_decimals_and_translates_its_header(client, cjg):
 
 def test_the_api_answers_in_french_with_accept_language(client, cjg):
     offer = client.get("/api/offers/federal-dec-2013", HTTP_ACCEPT_LANGUAGE="fr").json()
-    assert offer["title"].startswith("Décembre 2013 : Ottawa offre de payer le tiers provincial")
+    assert offer["title"].startswith("Décembre 2013\xa0: Ottawa offre de payer le tiers provincial")
     assert client.get("/api/offers/federal-dec-2013").json()["title"].startswith("December 2013: Ottawa offers")
     response = client.get("/api/jurisdictions", HTTP_ACCEPT_LANGUAGE="fr-CA,fr;q=0.9")
     assert response["Content-Language"] == "fr" and "Accept-Language" in response["Vary"]
