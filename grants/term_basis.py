@@ -40,11 +40,16 @@ class FigureNote:
     @property
     def text(self) -> str:
         """One sentence, such as "Rests on 3 assumed terms: …; 1 inferred: …" (empty when all reported)."""
+        clause = self.clause
+        return clause[:1].upper() + clause[1:]
+
+    @property
+    def clause(self) -> str:
+        """The same after a colon, in lower case: "This figure: rests on 3 assumed terms: …"."""
         phrases = ((self.assumed, _ASSUMED), (self.inferred, _INFERRED), (self.missing, _MISSING))
         parts = [phrase % {"count": len(terms), "terms": ", ".join(map(in_sentence, terms))}
                  for terms, phrase in phrases if terms]
-        text = "; ".join(parts)
-        return text[:1].upper() + text[1:] + "." if text else ""
+        return "; ".join(parts) + "." if parts else ""
 
 
 def _labels(paths: tuple[str, ...], names: dict[str, str]) -> tuple[str, ...]:
