@@ -712,14 +712,14 @@ def explanation(*, effect: fiscal.Effect, names: dict[str, str], line: str, code
             code=None,
             value=getattr(effect.multi_year_total, line),
             formula=f"sum of {line} over the {len(effect.years)} fiscal years of the phase-in",
-            inputs=tuple((year.fiscal_year, getattr(year.national, line)) for year in effect.years),
+            inputs=tuple((format_fiscal_year(year.fiscal_year), getattr(year.national, line)) for year in effect.years),
         )
         where = _("All provinces and territories, all years")
     else:
         trace = effect.explain(line, code or None)
         where = names.get(code, code) if code else _("All provinces and territories")
         if effect.scenario.fiscal_year:
-            where = f"{where}, {effect.scenario.fiscal_year}"
+            where = f"{where}, {format_fiscal_year(effect.scenario.fiscal_year)}"
     return Explanation(
         trace=TraceView(
             label=str(LINE_LABELS[line]),

@@ -582,3 +582,10 @@ def test_summary_region_for_the_offer_page_shows_the_national_figures(client, bu
     assert "<html" not in html
     assert 'id="fiscal-summary"' in html
     assert "60,000" in html and "$600,000,000" in html
+
+
+def test_the_explanation_writes_the_years_as_the_page_does(client, phased):
+    french = page_of(client.get("/fr/offers/phased/fiscal/explain?line=trainees&years=all", **HTMX)).text()
+    assert "2014-2015" in french and "2014-15" not in french
+    one_year = page_of(client.get("/fr/offers/phased/fiscal/explain?line=trainees&fiscal_year=2015-16", **HTMX)).text()
+    assert "2015-2016" in one_year and "2015-16" not in one_year
