@@ -22,6 +22,7 @@ TOTAL_CODE = "total"
 
 # A cell starting with one of these is a formula to a spreadsheet; names come from the admin.
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_SKIPPED_BEFORE_FORMULA = " \n\u00a0\u200b\u200c\u200d\u2060\ufeff"
 
 
 def rows(effect: fiscal.Effect, names: dict[str, str], *, statuses: dict[str, str] | None = None,
@@ -89,4 +90,5 @@ def _cell(value: int | Decimal) -> str:
 
 
 def _safe(text: str) -> str:
-    return f"'{text}" if text.startswith(_FORMULA_START) else text
+    # Spreadsheets skip leading spaces, line breaks and invisible characters before reading "=": so does this.
+    return f"'{text}" if text.lstrip(_SKIPPED_BEFORE_FORMULA).startswith(_FORMULA_START) else text

@@ -417,6 +417,15 @@ def test_csv_rows_add_up_to_the_national_total(client, budget):
             assert all(len(row[line].split(".")[1]) == 2 for row in rows), line
 
 
+@pytest.mark.parametrize("name", ["=1+1", "\n=3+3", " =3+3", "\u200b=3+3", "@SUM(A1)", "-2+3"])
+def test_a_csv_cell_a_spreadsheet_would_read_as_a_formula_is_kept_as_text(client, budget, name):
+    from negotiations.models import Jurisdiction
+
+    Jurisdiction.objects.filter(code="ON").update(name_en=name)
+    ontario = next(row for row in read_csv(client.get("/offers/budget-2013/fiscal.csv")) if row["code"] == "ON")
+    assert ontario["jurisdiction"] == "'" + name
+
+
 def test_csv_honours_the_scenario(client, december):
     response = client.get("/offers/federal-dec-2013/fiscal.csv?participation=0.5")
     assert response["Content-Disposition"] == (
