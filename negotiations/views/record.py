@@ -174,7 +174,8 @@ def statement_retract(request, pk):
     except services.StatementAlreadyRetracted as error:
         messages.error(request, str(error))
     except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
+        # (each message once: a note is checked as `retraction_note` and as its language's column)
+        messages.error(request, " ".join(dict.fromkeys(error.messages)))
     else:
         messages.success(request, _("The statement is marked as retracted; it stays in the record."))
     # A redirect, never an error: the retraction is already saved.
