@@ -203,7 +203,7 @@ class TermField:
         if self.kind == MONEY:
             return numbers.money(value)
         if self.kind == SHARE:
-            return numbers.decimal(value, 3)
+            return numbers.percent(value)  # as the fiscal page, the verdicts and the API's words write a share
         return str(self.choices(value).label) if value in self.choices.values else str(value)
 
 

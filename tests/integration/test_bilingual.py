@@ -92,7 +92,10 @@ def test_figures_and_dates_are_written_the_french_way(client, cjg):
     english = client.get("/offers/budget-2013/").content.decode()
     assert "$300,000,000" in english and "March 21, 2013" in english
     fiscal = client.get("/fr/offers/pt-counter-jan-2014/fiscal/").content.decode()
-    assert "0,15" in client.get("/fr/offers/pt-counter-jan-2014/").content.decode()
+    offer = client.get("/fr/offers/pt-counter-jan-2014/").content.decode()
+    # A share as a percentage on the offer page too, as on the fiscal page (it read 0,15 on one and 15 % on the other).
+    assert 'employeur</th><td class="num">15\xa0%' in offer
+    assert '<th scope="row">2014-2015</th><td class="num">12,5\xa0%</td>' in offer
     assert "15\xa0%" in fiscal
 
 

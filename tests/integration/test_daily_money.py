@@ -69,7 +69,8 @@ def test_the_fiscal_page_reads_a_french_participation_and_says_what_is_wrong_in_
     refused = client.get("/fr/offers/budget-2013/fiscal/", {"participation": "15"})
     html = refused.content.decode()
     assert refused.status_code == 400 and "must be between 0 and 1" not in html
-    assert "doit être comprise entre 0 et 1 (valeur donnée\u00a0: 15)" in html
+    # (the field's help says it; the engine's own words, the same again, are left out)
+    assert "Inscrivez un nombre de 0 à 1, par exemple 0,85." in html and "15" in html
 
 
 def test_the_french_edit_form_shows_stored_amounts_and_shares_as_french_writes_them(offer_editor_client, budget):
