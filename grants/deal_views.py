@@ -29,7 +29,8 @@ from negotiations.terms import term_paths, term_value
 
 @require_safe
 def jurisdiction_offers(request, code):
-    """Every offer of the negotiation (``?negotiation=``, else all) as it falls on one P/T: a fragment."""
+    """Every offer of the negotiation (``?negotiation=``, else all) as it falls on one P/T: a region the jurisdiction's
+    page loads into itself, or a page of its own for the link it shows without JavaScript."""
 
     def build():
         jurisdiction = get_object_or_404(Jurisdiction, code=code.upper())
@@ -43,7 +44,7 @@ def jurisdiction_offers(request, code):
             context["costs"] = deal.costs_to_jurisdiction(jurisdiction=jurisdiction, negotiation=negotiation)
         return context
 
-    return _render(request, "grants/jurisdiction_offers.html", "region", build, params=("negotiation",), always_region=True)
+    return _render(request, "grants/jurisdiction_offers.html", "region", build, params=("negotiation",))
 
 
 # --- scenarios ------------------------------------------------------------------------------------
@@ -172,7 +173,7 @@ def scenario_compare(request, pk):
 @require_safe
 def negotiation_distance(request, slug):
     """How much more each P/T must find under Ottawa's latest offer than under its own counter-proposal:
-    a fragment the negotiation page loads into itself."""
+    a region the negotiation page loads into itself, or a page of its own for the link it shows without JavaScript."""
 
     def build():
         negotiation = get_object_or_404(Negotiation, slug=slug)
@@ -186,4 +187,4 @@ def negotiation_distance(request, slug):
             rows, total = rows[:-1], rows[-1]
         return {"negotiation": negotiation, "money": money, "rows": rows, "total": total}
 
-    return _render(request, "grants/negotiation_distance.html", "region", build, params=(), always_region=True)
+    return _render(request, "grants/negotiation_distance.html", "region", build, params=())

@@ -62,6 +62,9 @@ READ_PAGES = [
     ("briefing on a negotiation", f"/negotiations/{NEGOTIATION}/briefing"),
     ("briefing on a jurisdiction", "/jurisdictions/ON/briefing"),
     ("login", "/accounts/login/"),
+    # The regions those pages load in place, opened as pages without JavaScript (they were bare fragments).
+    ("what each offer would mean for a P/T", "/jurisdictions/QC/offers"),
+    ("what each P/T must find under each side's offer", f"/negotiations/{NEGOTIATION}/distance"),
 ]
 
 # Pages an editor sees; each may do something on the page after loading it (key, address, action).
