@@ -320,3 +320,27 @@ def test_an_imported_quote_s_speaker_speaks_for_a_government_they_hold_a_role_wi
     page = client.post(f"/imports/{article_import.pk}/commit", follow=True).content.decode()
     assert "Nothing is recorded yet: Quote 2: The record gives Jason Kenney no role with this government" in page
     assert Statement.objects.count() == Source.objects.count() == 0
+
+
+def test_a_publication_date_given_at_review_dates_the_quotes_still_to_review(negotiation, importer):
+    # The warning asked for the date "so that Wednesday can be dated"; giving it dated nothing, and the warning stayed.
+    PersonFactory(name="Anne Tardif", slug="anne-tardif")
+    text = ("Ministers meet on the grant\n\nBy Jean Tremblay, The Canadian Press\n\n"
+            "OTTAWA — “We will see,” Anne Tardif said on Wednesday.\n\n“Not yet,” said Tardif.")
+    article_import, _ = imports.article_import_create(actor=importer, data=text, negotiation=negotiation)
+    assert article_import.published_on is None
+    assert any(warning.startswith("No publication date found") for warning in article_import.warnings)
+    first, second = article_import.proposals.order_by("order")
+    assert first.date is None
+    imports.proposal_decide(actor=importer, proposal=second, decision=ProposedStatement.Decision.REJECTED)
+
+    imports.source_update(actor=importer, article_import=article_import, outlet="The Canadian Press",
+                          title="Ministers meet on the grant", author="Jean Tremblay",
+                          published_on=datetime.date(2013, 11, 8), date_precision="day", url="")
+
+    first.refresh_from_db()
+    assert (first.date, first.date_precision) == (datetime.date(2013, 11, 6), "day")  # the Wednesday before
+    second.refresh_from_db()
+    assert second.date is None  # decided already: left as the editor left it
+    article_import.refresh_from_db()
+    assert not any(warning.startswith("No publication date found") for warning in article_import.warnings)
