@@ -199,7 +199,7 @@ class ScenarioOut(Schema):
     title: str
     negotiation: str = Field(description="The negotiation's slug.")
     as_of: datetime.date = Field(description="Who would sign is judged against the positions in force on this date.")
-    author: str | None
+    author: str | None = Field(description="The full name of who saved it, or null: never a login name.")
     created: datetime.datetime
     terms: dict = Field(description="The terms, in the shape of an offer's terms.")
     participation: Fraction
@@ -244,7 +244,7 @@ def scenario(request, scenario_id: int):
                     .order_by("order", "code").values_list("code", flat=True))
     return {
         "id": found.pk, "title": found.title, "negotiation": found.negotiation.slug, "as_of": found.as_of,
-        "author": found.author.get_username() if found.author else None, "created": found.created,
+        "author": found.author_name or None, "created": found.created,
         "terms": _scenario_terms_json(terms, pt_codes),
         "participation": found.participation, "fiscal_year": found.fiscal_year or None,
         "fiscal_effect": None if effect is None else _effect_json(f"scenario-{found.pk}", effect),

@@ -88,6 +88,12 @@ class Scenario(TermFields):
                                 help_text=_('Rows of [fiscal year, fraction], e.g. ["2014-15", "0.25"].'))
     history = HistoricalRecords()
 
+    @property
+    def author_name(self) -> str:
+        """Who saved it, as every reader sees it: their full name, or nothing. Never their login name, which anyone
+        could otherwise collect, scenario by scenario, to try passwords on."""
+        return self.author.get_full_name().strip() if self.author else ""
+
     class Meta:
         verbose_name = _("scenario")
         verbose_name_plural = _("scenarios")

@@ -59,6 +59,21 @@ def test_the_api_gives_the_scenario_its_effect_and_verdicts(client, cjg, editor)
     assert TITLE not in client.get("/api/offers").content.decode()
 
 
+def test_a_scenario_names_its_author_by_name_never_by_login(client, cjg, editor):
+    # Anyone could read "author": "editor" scenario by scenario: the login names to try passwords on.
+    client.force_login(editor)
+    save(client, participation="0.5", fiscal_year="")
+    scenario = Scenario.objects.get()
+    client.logout()
+    pages = (client.get(f"/api/scenarios/{scenario.pk}").content.decode(), client.get(scenario.get_absolute_url()).content.decode(),
+             client.get("/scenarios/").content.decode())
+    assert client.get(f"/api/scenarios/{scenario.pk}").json()["author"] is None  # no full name given
+    assert all(editor.get_username() not in page for page in pages)
+    type(editor).objects.filter(pk=editor.pk).update(first_name="Ada", last_name="Analyst")
+    assert client.get(f"/api/scenarios/{scenario.pk}").json()["author"] == "Ada Analyst"
+    assert "Saved by Ada Analyst" in client.get(scenario.get_absolute_url()).content.decode()
+
+
 def test_it_compares_with_any_offer_or_scenario(client, cjg, editor):
     client.force_login(editor)
     save(client)
