@@ -24,7 +24,7 @@ from negotiations.models import (
     Stance,
     Statement,
 )
-from negotiations.term_basis import term_label
+from negotiations.term_basis import choice_code, choice_label, term_label
 from negotiations.terms import is_share, term_paths
 from negotiations.validators import (
     CONTROL_CHARACTER_MESSAGE,
@@ -304,6 +304,10 @@ class ConditionForm(RefuseControlCharacters, forms.Form):
         term, operator, value = data.get("term", ""), data.get("operator", ""), data.get("value", "")
         if not self.has_changed():
             return data
+        if term and value_choices(term) is not None:
+            # A choice may be typed as it reads ("opts out with compensation"), not only as the record keeps it.
+            parts = value.split(",") if operator == "in" else [value]
+            value = data["value"] = ", ".join(choice_code(term, part) for part in parts)
         if not data.get("text"):
             self.add_error("text", _("Say the condition in words, as the government stated it."))
         for name, message in condition_problems(term=term, operator=operator, value=value,
@@ -328,7 +332,7 @@ def _value_problem(term: str, value: str) -> str:
     choices = value_choices(term)
     if choices is not None:
         return _("“%(value)s” is not a value of this term; use one of: %(values)s.") % {
-            "value": value, "values": ", ".join(choice or _("(none)") for choice in choices)}
+            "value": value, "values": ", ".join(choice_label(term, choice) if choice else _("(none)") for choice in choices)}
     if is_share(term):
         return _("“%(value)s” is not a fraction: write a number from 0 to 1, such as 0.15.") % {"value": value}
     return _("“%(value)s” is not an amount: write a number, such as 0 or 5000.") % {"value": value}

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import NamedTuple
 
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -26,8 +27,8 @@ from negotiations.terms import (
     term_paths,
 )
 
-__all__ = ["OfferBasis", "TermBasisLine", "basis_of", "failure_reason", "in_sentence", "offer_basis", "term_label",
-           "term_value_text"]
+__all__ = ["OfferBasis", "TermBasisLine", "basis_of", "choice_code", "choice_label", "failure_reason", "in_sentence",
+           "offer_basis", "term_label", "term_value_text"]
 
 
 def in_sentence(label: str) -> str:
@@ -65,6 +66,26 @@ _CHOICE_LABELS = {
     **{term.name: dict(term.choices.choices) for term in TERM_FIELDS if term.kind == CHOICE},
     "treatments": dict(Treatment.choices),
 }
+
+
+def choice_code(path: str, typed: str) -> str:
+    """A choice typed as people read it ("opts out with compensation", "se retire avec compensation"), in either
+    language and any case, as the value the record keeps ("opts_out_compensated"); anything else as it was typed."""
+    labels = _CHOICE_LABELS.get(path.partition(".")[0], {})
+    wanted = typed.strip().casefold()
+    for language in ("en", "fr"):
+        with translation.override(language):
+            for code, label in labels.items():
+                if wanted == str(label).casefold():
+                    return code
+    return typed
+
+
+def choice_label(path: str, code: str) -> str:
+    """The words for a choice's value, in the reader's language."""
+    return str(_CHOICE_LABELS.get(path.partition(".")[0], {}).get(code, code))
+
+
 # What a condition asks, in words before the value it names ("asks for at most $0"; "=" and "≤" read as code).
 _OPERATOR_WORDS = {"eq": "", "ne": gettext_lazy("anything but"), "le": gettext_lazy("at most"),
                    "ge": gettext_lazy("at least"), "lt": gettext_lazy("less than"), "gt": gettext_lazy("more than"),

@@ -85,3 +85,23 @@ def test_a_condition_is_written_in_both_languages_and_read_in_the_readers(client
         "No clawback.", "Aucune récupération.", "More room for small businesses.", None)
     with translation.override("fr"):
         assert (first.text, second.text) == ("Aucune récupération.", "More room for small businesses.")
+
+
+@pytest.mark.parametrize("typed", ["opts out with compensation", "Opts out with compensation", "opts_out_compensated"])
+def test_a_choice_is_taken_as_it_reads_and_kept_as_the_record_keeps_it(client, rec, record_editor, typed):
+    # "opts out with compensation", as the page writes the treatment, was refused: "use one of: participates,
+    # opts_out_compensated, federal_direct".
+    client.force_login(record_editor)
+    response = client.post(reverse("negotiations:position_new"), position_data(rec) | with_checks([
+        {"text": "Quebec opts out, compensated.", "term": "treatments.QC", "operator": "eq", "value": typed,
+         "statement": ""}]))
+    assert response.status_code == 302
+    assert Condition.objects.get().value == "opts_out_compensated"
+
+
+def test_a_choice_that_is_none_of_them_lists_them_in_words(client, rec, record_editor):
+    client.force_login(record_editor)
+    response = client.post(reverse("negotiations:position_new"), position_data(rec) | with_checks([
+        {"text": "Quebec leaves.", "term": "treatments.QC", "operator": "eq", "value": "leaves", "statement": ""}]))
+    slot = response.content.decode().split('id="id_checks-0-value_error"', 1)[1].split("</div>", 1)[0]
+    assert "use one of: participates, opts out with compensation, federal direct delivery." in slot
