@@ -152,7 +152,14 @@ def offer_withdraw(request, slug):
             return redirect(offer)
         return render(request, "negotiations/offer_withdraw.html", {"offer": offer, "form": WithdrawOfferForm()})
     form = WithdrawOfferForm(request.POST)
-    if form.is_valid():
+    if not form.is_valid():
+        # Every problem at once: the date before the offer was tabled too, not only once the reason is given.
+        for field, problem in services.withdrawal_problems(
+                reason=request.POST.get("withdrawal_reason", ""), withdrawn_on=form.cleaned_data.get("withdrawn_on"),
+                tabled_on=offer.tabled_on).items():
+            if field not in form.errors and field in form.cleaned_data:
+                form.add_error(field, problem)
+    else:
         try:
             services.offer_withdraw(actor=request.user, offer=offer, reason=form.cleaned_data["withdrawal_reason"],
                                     withdrawn_on=form.cleaned_data["withdrawn_on"])

@@ -105,3 +105,12 @@ def test_the_edit_form_neither_withdraws_an_offer_nor_leaves_a_reinstated_one_ma
     budget.refresh_from_db()
     assert (budget.status, budget.withdrawn_on, budget.withdrawal_reason) == (Offer.Status.TABLED, None, "")
     assert budget.history.filter(withdrawal_reason="Replaced").exists()  # its history keeps the withdrawal
+
+
+def test_every_problem_is_said_at_once(client, budget, offer_editor):
+    # With no reason and a date before the offer was tabled, only the reason was flagged; the date on the next try.
+    client.force_login(offer_editor)
+    response = client.post(reverse("negotiations:offer_withdraw", args=[budget.slug]), {"withdrawn_on": "2000-01-01"})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "Say why the offer was withdrawn" in html and "before it was tabled" in html
