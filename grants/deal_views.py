@@ -104,6 +104,11 @@ def scenario_term_rows(scenario: Scenario) -> list[tuple[str, str, str]]:
     return rows
 
 
+# The offer form's "Save as scenario" button posts this name; the fields a scenario has and an offer form does not.
+HANDED_OVER = "_from_offer"
+SCENARIO_OWN_FIELDS = ("title", "tabled_on", "fiscal_year")
+
+
 @login_required
 @permission_required("negotiations.add_offer", raise_exception=True)
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -111,6 +116,12 @@ def scenario_new(request):
     """Save a what-if: the offer form posts itself here with "Save as scenario", or this page's own form."""
     if request.method == "POST":
         form = ScenarioForm(request.POST)
+        if HANDED_OVER in request.POST:
+            # From the offer form: its terms are kept; what only a scenario has (its title) is asked for, not refused.
+            form.is_valid()
+            for name in SCENARIO_OWN_FIELDS:
+                form.errors.pop(name, None)
+            return render(request, "grants/scenario_form.html", {"form": form})
         if form.is_valid():
             try:
                 scenario = scenarios.scenario_create(actor=request.user, terms=form.terms(), **form.scenario())

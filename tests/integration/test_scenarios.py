@@ -144,3 +144,18 @@ def test_a_comparison_puts_both_sides_in_the_scenario_s_year_and_says_so(client,
     assert "Both in 2014-15, with 100% of employers paying their share" in html
     french = client.get(f"/fr/scenarios/{scenario.pk}/compare", {"with": "offer:federal-nov-2013"}).content.decode()
     assert "Les deux en 2014-2015" in french
+
+
+def test_handed_over_from_the_offer_form_it_asks_for_a_title_without_refusing_anything(client, cjg, editor):
+    # "Save as scenario" landed on a form already saying "Title: Give the scenario a title" and "As of: required".
+    client.force_login(editor)
+    data = offer_post(title_en="", tabled_on="", _from_offer="1")
+    data.pop("title", None)
+    response = client.post("/scenarios/new", data)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Give the scenario a title" not in html and "This field is required" not in html
+    assert 'id="error-summary"' not in html
+    assert not Scenario.objects.exists()
+    again = client.post("/scenarios/new", {key: value for key, value in data.items() if key != "_from_offer"})
+    assert "Give the scenario a title" in again.content.decode()  # saved without one: refused, as before
