@@ -52,7 +52,7 @@ def test_the_comparison_goes_year_by_year_with_one_year_selector(client, cjg):
     assert response.status_code == 400 and 'aria-invalid="true"' in response.content.decode()
     # The fiscal page uses the same selector.
     fiscal = client.get("/offers/federal-nov-2013/fiscal/").content.decode()
-    assert 'aria-describedby="fiscal-year-help"' in fiscal and '<option value="2017-18"' in fiscal
+    assert 'aria-describedby="fiscal-year-help fiscal_year-error"' in fiscal and '<option value="2017-18"' in fiscal
 
 
 def test_a_withdrawn_offer_is_no_round_and_no_side_s_latest(client, cjg):
