@@ -104,7 +104,8 @@ def scenario_term_rows(scenario: Scenario) -> list[tuple[str, str, str]]:
     return rows
 
 
-# The offer form's "Save as scenario" button posts this name; the fields a scenario has and an offer form does not.
+# The offer form's "Save as scenario" button posts this name; the scenario's own fields (an offer form's title and date
+# stand for them when they are filled in).
 HANDED_OVER = "_from_offer"
 SCENARIO_OWN_FIELDS = ("title", "tabled_on", "fiscal_year")
 
@@ -116,12 +117,6 @@ def scenario_new(request):
     """Save a what-if: the offer form posts itself here with "Save as scenario", or this page's own form."""
     if request.method == "POST":
         form = ScenarioForm(request.POST)
-        if HANDED_OVER in request.POST:
-            # From the offer form: its terms are kept; what only a scenario has (its title) is asked for, not refused.
-            form.is_valid()
-            for name in SCENARIO_OWN_FIELDS:
-                form.errors.pop(name, None)
-            return render(request, "grants/scenario_form.html", {"form": form})
         if form.is_valid():
             try:
                 scenario = scenarios.scenario_create(actor=request.user, terms=form.terms(), **form.scenario())
@@ -134,6 +129,11 @@ def scenario_new(request):
                 messages.success(request, _("The scenario “%(title)s” is saved. It is not part of the record.")
                                  % {"title": scenario.title})
                 return redirect(scenario)
+        if HANDED_OVER in request.POST:
+            # From the offer form, its title or date left empty: asked for on this form, not refused before it is seen.
+            for name in SCENARIO_OWN_FIELDS:
+                if not request.POST.get(name, "").strip():
+                    form.errors.pop(name, None)
         return render(request, "grants/scenario_form.html", {"form": form}, status=200)
     initial = {"tabled_on": request.GET.get("tabled_on", "")}
     return render(request, "grants/scenario_form.html", {"form": ScenarioForm(initial=initial)})

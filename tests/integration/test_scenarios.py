@@ -159,3 +159,4 @@ def test_handed_over_from_the_offer_form_it_asks_for_a_title_without_refusing_an
     assert not Scenario.objects.exists()
     again = client.post("/scenarios/new", {key: value for key, value in data.items() if key != "_from_offer"})
     assert "Give the scenario a title" in again.content.decode()  # saved without one: refused, as before
+    assert save(client, _from_offer="1").status_code == 302  # the offer form's title and date filled in: saved at once
