@@ -561,7 +561,8 @@ def _fiscal_year_problem(year: object) -> str | None:
     if (int(match[1]) + 1) % 100 != int(match[2]):
         return f"{year!r} does not span two consecutive years"
     if not FIRST_FISCAL_YEAR <= int(match[1]) <= LAST_FISCAL_YEAR:
-        return f"{year!r} is not a year of the record: from {FIRST_FISCAL_YEAR}-{(FIRST_FISCAL_YEAR + 1) % 100:02d} to {LAST_FISCAL_YEAR}-{(LAST_FISCAL_YEAR + 1) % 100:02d}"
+        first, last = (f"{start}-{(start + 1) % 100:02d}" for start in (FIRST_FISCAL_YEAR, LAST_FISCAL_YEAR))
+        return f"{year!r} is not a year of the record: from {first} to {last}"
     return None
 
 

@@ -618,23 +618,18 @@ def scenario_controls(*, offer: Offer, params, effect: fiscal.Effect | None,
     )
 
 
-# The engine's and the scenario parser's sentences (English, as the API gives them), in the reader's language.
-_SCENARIO_DETAILS = sentence_patterns((
+# The engine's and the scenario parser's sentences (English, as the API gives them), in the reader's language: first
+# those the field's help already says in other words, then those that say more (shown with the help).
+_SAID_BY_HELP = (
     gettext_noop("must be between 0 and 1 (got %(value)s)"),
     gettext_noop("Participation must be a number between 0 and 1."),
-    gettext_noop("Participation has at most %(places)s decimal places."),
     gettext_noop("'%(year)s' is not a fiscal year written like 2014-15"),
     gettext_noop("'%(year)s' does not span two consecutive years"),
+)
+_RESTATED_BY_HELP = sentence_patterns(_SAID_BY_HELP)
+_SCENARIO_DETAILS = _RESTATED_BY_HELP + sentence_patterns((
+    gettext_noop("Participation has at most %(places)s decimal places."),
     gettext_noop("'%(year)s' is not a year of the record: from %(first)s to %(last)s"),
-))
-
-
-# The details the field's help already says.
-_RESTATED_BY_HELP = sentence_patterns((
-    "must be between 0 and 1 (got %(value)s)",
-    "Participation must be a number between 0 and 1.",
-    "'%(year)s' is not a fiscal year written like 2014-15",
-    "'%(year)s' does not span two consecutive years",
 ))
 
 

@@ -209,16 +209,16 @@ def _words(query: str) -> list[str]:
 def _group(kind: _Kind, rows: QuerySet, limit: int, terms: list[str]) -> SearchGroup:
     items = list(rows.annotate(total=Window(Count("pk")))[:limit])
     field = SNIPPET_FIELDS.get(kind.kind)
+    page = (get_language() or "en")[:2]
     for item in items:
-        item.snippet, language = _snippet_of(item, field, terms) if field else ([], "")
-        item.snippet_lang = language if language and language != (get_language() or "en")[:2] else ""
+        item.snippet, language = _snippet_of(item, field, terms, page) if field else ([], page)
+        item.snippet_lang = language if language != page else ""
     return SearchGroup(kind=kind.kind, label=kind.label, items=items, count=items[0].total if items else 0)
 
 
-def _snippet_of(item, field: str, terms: list[str]) -> tuple[list[tuple[str, bool]], str]:
-    """The snippet of ``field`` and the language it is in: the page's language's text, or the other language's where
-    the match is only there (a French word found in an English page's record) or the page's is not written."""
-    page = (get_language() or "en")[:2]
+def _snippet_of(item, field: str, terms: list[str], page: str) -> tuple[list[tuple[str, bool]], str]:
+    """The snippet of ``field`` and the language it is in: the ``page``'s language's text, or the other language's
+    where the match is only there (a French word found in an English page's record) or the page's is not written."""
     languages = sorted(SEARCH_CONFIGURATIONS, key=lambda language: language != page)
     texts = []
     for language in languages:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import NamedTuple
 
+from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -73,7 +74,7 @@ def choice_code(path: str, typed: str) -> str:
     language and any case, as the value the record keeps ("opts_out_compensated"); anything else as it was typed."""
     labels = _CHOICE_LABELS.get(path.partition(".")[0], {})
     wanted = typed.strip().casefold()
-    for language in ("en", "fr"):
+    for language, _name in settings.LANGUAGES:
         with translation.override(language):
             for code, label in labels.items():
                 if wanted == str(label).casefold():
