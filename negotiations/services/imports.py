@@ -199,22 +199,31 @@ def source_update(*, actor: AbstractBaseUser | None, article_import: ArticleImpo
                   author: str, published_on: datetime.date | None, date_precision: str, url: str) -> ArticleImport:
     """The editor's corrections to the proposed source. A publication date given or changed dates again the quotes
     still to review ("Wednesday" needs it), and what the proposal warned of is read again."""
-    dated = (article_import.published_on, article_import.date_precision)
+    # (Against the stored row: a form bound to this import has already written what was typed onto it.)
+    stored = ArticleImport.objects.values_list("published_on", "date_precision").get(pk=article_import.pk)
+    redate = (published_on, date_precision) != stored
     article_import.outlet, article_import.title, article_import.author = outlet.strip(), title.strip(), author.strip()
     article_import.published_on, article_import.date_precision, article_import.url = published_on, date_precision, url
     article_import.full_clean()
+    proposal = _read_again(article_import) if redate else None
+    if proposal is not None:
+        article_import.warnings = list(proposal.warnings)
     _attribute_to(article_import, actor)
     article_import.save()
-    if (published_on, date_precision) != dated:
-        _date_again(article_import, actor)
+    if proposal is not None:
+        _date_again(article_import, proposal, actor)
     return article_import
 
 
-def _date_again(article_import: ArticleImport, actor) -> None:
-    """The quotes still to review, dated as the article reads with its publication date now known."""
-    proposal = propose_for_record(read_article(article_import.text), published=article_import.published_on,
-                                  published_precision=article_import.date_precision, url=article_import.url,
-                                  outlet=article_import.outlet, title=article_import.title)
+def _read_again(article_import: ArticleImport) -> Proposal:
+    """The article read again as the import now describes its source (its publication date above all)."""
+    return propose_for_record(read_article(article_import.text), published=article_import.published_on,
+                              published_precision=article_import.date_precision, url=article_import.url,
+                              outlet=article_import.outlet, title=article_import.title)
+
+
+def _date_again(article_import: ArticleImport, proposal: Proposal, actor) -> None:
+    """The quotes still to review, dated as ``proposal`` (the article read again) dates them."""
     fresh = {normalize_quote(item.quote): item for item in proposal.statements}
     for row in article_import.proposals.filter(decision=ProposedStatement.Decision.PENDING):
         item = fresh.get(normalize_quote(row.quote))
@@ -223,8 +232,6 @@ def _date_again(article_import: ArticleImport, actor) -> None:
         row.date, row.date_precision, row.date_basis = item.date, item.date_precision, item.date_basis[:200]
         _attribute_to(row, actor)
         row.save(update_fields=["date", "date_precision", "date_basis"])
-    article_import.warnings = list(proposal.warnings)
-    article_import.save(update_fields=["warnings"])
 
 
 @transaction.atomic
