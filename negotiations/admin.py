@@ -53,6 +53,7 @@ from negotiations.models import (
 from negotiations.services import offers as offer_services
 from negotiations.services import record as services
 from negotiations.terms import FUNDING_SOURCES, RULED_FIELDS, SCALAR_FIELDS, TermBasisEntry, check_basis, check_terms
+from negotiations.translation import translated_names
 
 SPLIT_FIELDS = ("max_grant", "federal_amount", "provincial_amount", "employer_amount")
 
@@ -127,14 +128,22 @@ class CurationAdmin(TranslationAdmin, SimpleHistoryAdmin):
             obj._change_reason = reason
         super().save_model(request, obj, form, change)
 
+    def render_history_view(self, request, template, context, **kwargs):
+        # A change saved without a reason shows a dash, not the word "None".
+        for record in context.get("page_obj") or ():
+            if record.history_change_reason is None:
+                record.history_change_reason = "—"
+        return super().render_history_view(request, template, context, **kwargs)
+
     def set_history_delta_changes(self, request, historical_records, foreign_keys_are_objs=True):
         versions = list(historical_records)
         m2m_names = [field.name for field in get_history_model_for_model(self.model)._history_m2m_fields]
-        if not m2m_names or not versions:
-            return super().set_history_delta_changes(request, historical_records, foreign_keys_are_objs)
+        # A translated field's change is listed by its language columns (Title [fr]), not also by its
+        # own name, which holds whichever language was active when the version was saved.
+        excluded = [*m2m_names, *translated_names(self.model)]
         m2m_rows = {name: self._m2m_rows_by_version(versions, name, foreign_keys_are_objs) for name in m2m_names}
         for newer, older in zip(versions, versions[1:]):
-            delta = newer.diff_against(older, excluded_fields=m2m_names, foreign_keys_are_objs=foreign_keys_are_objs)
+            delta = newer.diff_against(older, excluded_fields=excluded, foreign_keys_are_objs=foreign_keys_are_objs)
             changes = list(delta.changes)
             for name in m2m_names:
                 old, new = m2m_rows[name].get(older.pk, []), m2m_rows[name].get(newer.pk, [])

@@ -7,6 +7,7 @@ words in their language of record (``Statement.language``).
 """
 
 from modeltranslation.translator import TranslationOptions, register, translator
+from simple_history.models import SIMPLE_HISTORY_REVERSE_ATTR_NAME, HistoricalObjectDescriptor
 
 from negotiations import models
 
@@ -73,7 +74,33 @@ class TermBasisTranslation(TranslationOptions):
     fields = ("note",)  # the analyst's reasoning or assumption; the passage stays in its source's language
 
 
-# The history keeps both languages: each historical model has the same columns (name_en, name_fr, …).
+def _keep_both_languages(model) -> None:
+    """Give the model's history the same language columns (name_en, name_fr, …), and have it track them.
+
+    simple_history made its list of the fields a version compares (the history page's diff) and
+    restores (a revert) before these columns existed; the list is made again, so that a change to the
+    French text alone shows in the history and a revert brings back both languages, not only the
+    text of the language that happened to be active.
+    """
+    history = model.history.model
+    translator.register(history, translator.get_options_for_model(model).__class__)
+    assert not history._history_excluded_fields, "the restored instance below reads every field"
+    history.tracked_fields = list(model._meta.fields)
+    history.history_object = HistoricalObjectDescriptor(model, history.tracked_fields)
+    history.instance = property(_restored_instance)
+
+
+def _restored_instance(version):
+    restored = version.history_object
+    setattr(restored, SIMPLE_HISTORY_REVERSE_ATTR_NAME, version)  # as simple_history's own `instance` does
+    return restored
+
+
 for _model in (models.Jurisdiction, models.Person, models.Role, models.Negotiation, models.Source, models.Meeting,
                models.Statement, models.Offer, models.Position, models.KeyDate, models.Condition, models.TermBasis):
-    translator.register(_model.history.model, translator.get_options_for_model(_model).__class__)
+    _keep_both_languages(_model)
+
+
+def translated_names(model) -> set[str]:
+    """The model's translated fields by their own names (``title``), whose language columns hold the text."""
+    return set(translator.get_options_for_model(model).fields) if model in translator.get_registered_models() else set()

@@ -5,6 +5,7 @@ issues a query per row shows a different count once there are more rows.
 """
 
 import datetime
+import re
 from decimal import Decimal
 
 import pytest
@@ -520,8 +521,40 @@ def test_history_page_shows_the_same_changes_as_simple_history(rf, admin_user):
     theirs.set_history_delta_changes(request, theirs_records)
 
     shown = [getattr(record, "history_delta_changes", None) for record in ours_records]
-    assert shown == [getattr(record, "history_delta_changes", None) for record in theirs_records]
+    # simple_history lists a translated field's change twice, by its own name and by its language
+    # column ("Title" and "Title [en]"); ours lists it once, by the language column.
+    twice = {"Title", "Location", "Outcome"}
+    assert shown == [
+        None if changes is None else [change for change in changes if change["field"] not in twice]
+        for changes in (getattr(record, "history_delta_changes", None) for record in theirs_records)
+    ]
     assert any(change["field"] == "Participants" for change in shown[0])
+    assert any(change["field"] == "Title [en]" for changes in shown if changes for change in changes)
+
+
+def test_history_page_shows_a_change_to_the_french_text_alone_and_a_dash_for_no_reason(admin_client):
+    meeting = f.MeetingFactory(title="Ministers meet", title_fr="Les ministres se réunissent")
+    meeting.title_fr = "Les ministres se rencontrent"
+    meeting.save()
+
+    page = admin_client.get(admin_url(Meeting, "history", meeting.pk))
+
+    newest = page.context["page_obj"][0]
+    assert [(change["field"], change["old"], change["new"]) for change in newest.history_delta_changes] == [
+        ("Title [fr]", "Les ministres se réunissent", "Les ministres se rencontrent")]
+    reasons = re.findall(r"<td>\s*(\S*)\s*</td>\s*<td>\s*<ul>", page.content.decode())  # the cell before Changes
+    assert reasons == ["—"]
+
+
+def test_reverting_to_an_earlier_version_in_the_admin_brings_back_both_languages(admin_client):
+    meeting = f.MeetingFactory(title="Ministers meet", title_fr="Les ministres se réunissent")
+    first = meeting.history.get()
+    meeting.title_en, meeting.title_fr = "Ministers met", "Les ministres se sont réunis"
+    meeting.save()
+
+    restored = first.history_object
+
+    assert (restored.title_en, restored.title_fr) == ("Ministers meet", "Les ministres se réunissent")
 
 
 @pytest.mark.parametrize("model", [Meeting, Offer], ids=lambda model: model.__name__)
