@@ -1,0 +1,40 @@
+"""Findings of the accessibility and layout audit, each as a person meets it: the stance matrix's evidence
+panel read once, the phone menu closed by Escape, landmarks each with a name of its own, the Quebec page's
+offer cards whole at 320 px, and the offer page's buttons left in place when "Withdraw…" opens."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+MATRIX = "/negotiations/canada-job-grant/stances"
+
+# What a screen reader reads by itself when it changes: announced on top of whatever has the focus.
+LIVE = "[aria-live]:not([aria-live=off]), [role=status], [role=alert], [role=log], [role=marquee], [role=timer]"
+
+
+def live_around(page, selector: str) -> str | None:
+    """The opening tag of the live region holding the element (itself included), if any."""
+    return page.evaluate("""([selector, live]) => {
+        const region = document.querySelector(selector).closest(live);
+        return region ? region.outerHTML.slice(0, region.outerHTML.indexOf('>') + 1) : null;
+    }""", [selector, LIVE])
+
+
+def test_the_evidence_panel_is_read_once_from_its_heading(page, live_server, cjg_data, no_favicon):
+    # The panel was a live region and its heading took the focus: a screen reader read the panel twice.
+    no_favicon(page)
+    page.goto(f"{live_server.url}{MATRIX}")
+    cell = page.locator('tr:has(th a[href="/jurisdictions/QC/"]) td a.recorded').last
+    cell.click()
+    heading = page.locator("#evidence h2")
+    expect(heading).to_contain_text("Quebec")
+    expect(heading).to_be_focused()  # the one way it is announced
+    # Neither the panel, nor what holds it, nor anything in it speaks up by itself.
+    assert live_around(page, "#evidence") is None
+    assert page.locator("#evidence").locator(LIVE).count() == 0
+    # The next cell, by keyboard: the same.
+    page.locator(".matrix a[tabindex='0']").focus()
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Enter")
+    expect(page.locator("#evidence h2")).to_be_focused()
+    assert live_around(page, "#evidence") is None
