@@ -81,7 +81,7 @@
   });
 })();
 
-// Phone (issue 16.10): the main menu collapses into a button (without JavaScript it stays open);
+// Phone (issue 16.10): the main menu collapses into a button (without JavaScript it stays open), closed again by Escape;
 // a wide table marked data-scroll-end opens on its last columns (the stance matrix's latest months).
 (function () {
   "use strict";
@@ -92,10 +92,25 @@
     if (toggle && menu) {
       document.documentElement.classList.add("menu-collapsible");
       toggle.hidden = false;
-      toggle.addEventListener("click", function () {
-        const open = toggle.getAttribute("aria-expanded") !== "true";
+      const show = function (open) {
         toggle.setAttribute("aria-expanded", String(open));
         menu.classList.toggle("open", open);
+      };
+      toggle.addEventListener("click", function () {
+        show(toggle.getAttribute("aria-expanded") !== "true");
+      });
+      // Escape closes the open menu and puts the focus back on its button (from the button, a link in the
+      // menu, or nowhere in particular; a field elsewhere on the page keeps its own Escape).
+      document.addEventListener("keydown", function (event) {
+        if (event.key !== "Escape" || toggle.getAttribute("aria-expanded") !== "true") {
+          return;
+        }
+        const here = document.activeElement;
+        if (here && here !== document.body && here !== toggle && !menu.contains(here)) {
+          return;
+        }
+        show(false);
+        toggle.focus();
       });
     }
     document.querySelectorAll("[data-scroll-end]").forEach(function (frame) {

@@ -4,6 +4,7 @@ offer cards whole at 320 px, and the offer page's buttons left in place when "Wi
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 MATRIX = "/negotiations/canada-job-grant/stances"
@@ -38,3 +39,33 @@ def test_the_evidence_panel_is_read_once_from_its_heading(page, live_server, cjg
     page.keyboard.press("Enter")
     expect(page.locator("#evidence h2")).to_be_focused()
     assert live_around(page, "#evidence") is None
+
+
+@pytest.mark.parametrize("prefix", ["", "/fr"])
+def test_escape_closes_the_phone_menu_and_returns_to_its_button(phone_page, live_server, prefix):
+    page = phone_page
+    page.route("**/favicon.ico", lambda route: route.fulfill(status=204))
+    page.goto(f"{live_server.url}{prefix}/")
+    toggle = page.locator(".menu-toggle")
+    menu = page.locator("#site-nav")
+    expect(toggle).to_be_visible()
+    expect(menu).to_be_hidden()
+    toggle.click()
+    expect(menu).to_be_visible()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    # From a link in the menu, Escape closes it and puts the focus back on the button.
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.getElementById('site-nav').contains(document.activeElement)")
+    page.keyboard.press("Escape")
+    expect(menu).to_be_hidden()
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    expect(toggle).to_be_focused()
+    # From the button itself too; and Escape with the menu closed changes nothing.
+    page.keyboard.press("Enter")
+    expect(menu).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(menu).to_be_hidden()
+    expect(toggle).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(menu).to_be_hidden()
+    expect(toggle).to_have_attribute("aria-expanded", "false")
