@@ -12,8 +12,10 @@ from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
 
-from config.numbers import colon
+from config.numbers import colon, format_date
 from grants.headline import Headline, headline, offers_by_pk
 from negotiations import calendar_dates, timeline
 from negotiations.acceptance import FAILS, MEETS, UNKNOWN, PositionBook
@@ -90,6 +92,28 @@ def _signs(acceptance: Acceptance, code: str | None) -> list[SignRow]:
 
 
 @dataclass(frozen=True)
+class ChangeLine:
+    """One change as the brief words it: "Position:" and "ON moves from opposes to conditional", and the language
+    of those words where it is not the reader's (a statement's words keep theirs; "" for the reader's)."""
+
+    date: datetime.date
+    label: str
+    text: str
+    language: str
+
+
+def _change_line(event: timeline.TimelineEvent) -> ChangeLine:
+    if event.stance_changed:
+        text = _("%(jurisdiction)s moves from %(old)s to %(new)s") % {
+            "jurisdiction": event.object.jurisdiction.code, "old": event.previous_stance.label,
+            "new": event.object.get_stance_display()}
+    else:
+        text = event.title
+    return ChangeLine(date=event.date, label=colon(capfirst(str(event.kind.label))), text=text,
+                      language=event.object.language if event.kind == timeline.EventKind.STATEMENT else "")
+
+
+@dataclass(frozen=True)
 class Brief:
     negotiation: Negotiation
     jurisdiction: Jurisdiction | None
@@ -108,6 +132,24 @@ class Brief:
         if self.jurisdiction is None:
             return self.negotiation.title
         return f"{colon(self.jurisdiction.name)} {self.negotiation.title}"
+
+    @property
+    def headings(self) -> dict[str, str]:
+        """The sections' headings in the reader's language: the page, the PDF and the Word document all take
+        them from here, so that each says the same thing in all three."""
+        return {
+            "stances": _("Where it stands") if self.jurisdiction else _("Where each government stands"),
+            "offers": _("The latest offer of each side"),
+            "sign": _("Who would sign"),
+            "changes": _("What changed since %(since)s") % {"since": format_date(self.since)},
+            "quotes": _("Key quotes"),
+            "dates": _("Key dates"),
+        }
+
+    @property
+    def change_lines(self) -> list[ChangeLine]:
+        """The changes as each output words them (a new stance: "ON moves from opposes to conditional")."""
+        return [_change_line(event) for event in self.changes]
 
     @property
     def effect_for(self) -> str | None:

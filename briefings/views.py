@@ -1,7 +1,10 @@
 """The briefing of a negotiation or of a jurisdiction: a page to print, a PDF and a Word document.
 
-`?since=YYYY-MM-DD` picks the date from which changes are listed; a date that is not one answers 400
-with the page and the message next to the field, whatever the format asked for. Each format is kept
+`?since=YYYY-MM-DD` picks the date from which changes are listed. A date that is not one is explained next
+to the field and left out, as a bad filter is on the rest of the site: the page shows the brief of the
+default period (a month before the latest event) and links to its files without that date. A file asked
+with such a date is not made (a file cannot carry the message, and its period would not be the one asked
+for): the answer is that page, 400. Each format is kept
 in the record cache per path and the parameters it reads (``since``, ``negotiation``) until the record changes.
 """
 
@@ -37,44 +40,54 @@ def _subject(*, slug: str | None, code: str | None, form: BriefingForm):
     return negotiation, jurisdiction
 
 
-def _urls(request, *, slug, code) -> dict:
-    # Only what the brief reads: the page is kept per those (any other query string is served the same entry).
-    kept = query_key(request, BriefingForm.base_fields)
+def _form(request) -> BriefingForm:
+    """The form, checked: a field that is not valid is left out of ``cleaned_data`` (``since``: the default period)."""
+    form = BriefingForm(request.GET)
+    form.is_valid()
+    return form
+
+
+def _urls(request, *, slug, code, form: BriefingForm) -> dict:
+    # Only what the brief reads: the page is kept per those (any other query string is served the same entry);
+    # a value refused (a date that is not one) is left out, so the links give the brief the page shows.
+    kept = [(name, values) for name, values in query_key(request, BriefingForm.base_fields) if name not in form.errors]
     query = f"?{urlencode([(name, value) for name, values in kept for value in values])}" if kept else ""
     if code is None:
-        return {"pdf_url": reverse("briefings:negotiation_pdf", args=[slug]) + query,
+        return {"page_url": reverse("briefings:negotiation", args=[slug]),
+                "pdf_url": reverse("briefings:negotiation_pdf", args=[slug]) + query,
                 "docx_url": reverse("briefings:negotiation_docx", args=[slug]) + query}
-    return {"pdf_url": reverse("briefings:jurisdiction_pdf", args=[code.upper()]) + query,
+    return {"page_url": reverse("briefings:jurisdiction", args=[code.upper()]),
+            "pdf_url": reverse("briefings:jurisdiction_pdf", args=[code.upper()]) + query,
             "docx_url": reverse("briefings:jurisdiction_docx", args=[code.upper()]) + query}
 
 
-def _page(request, *, slug=None, code=None):
+def _page(request, *, slug=None, code=None, status: int = 200):
     def build() -> dict:
-        form = BriefingForm(request.GET)
+        form = _form(request)
         negotiation, jurisdiction = _subject(slug=slug, code=code, form=form)
-        if not form.is_valid():
-            return {"form": form, "brief": None, "status": 400}
         return {
             "form": form,
             "brief": briefs.brief(negotiation=negotiation, jurisdiction=jurisdiction,
-                                  since=form.cleaned_data["since"]),
-            **_urls(request, slug=slug, code=code),
+                                  since=form.cleaned_data.get("since")),
+            **_urls(request, slug=slug, code=code, form=form),
+            "status": status,
         }
 
     return render_page(request, "briefings/brief.html", build, params=BriefingForm.base_fields)
 
 
 def _file(request, *, slug=None, code=None, kind: str):
-    form = BriefingForm(request.GET)
-    if not form.is_valid():
-        return _page(request, slug=slug, code=code)  # the page, 400, the message next to the date
+    form = _form(request)
+    if "since" in form.errors:
+        # The page, 400: the message next to the date, the brief of the default period and its files' links.
+        return _page(request, slug=slug, code=code, status=400)
     if kind == "pdf" and pdf.missing():
         return render(request, "briefings/unavailable.html", {"reason": pdf.missing(), **_urls(
-            request, slug=slug, code=code)}, status=503)
+            request, slug=slug, code=code, form=form)}, status=503)
 
     def build() -> bytes:
         negotiation, jurisdiction = _subject(slug=slug, code=code, form=form)
-        brief = briefs.brief(negotiation=negotiation, jurisdiction=jurisdiction, since=form.cleaned_data["since"])
+        brief = briefs.brief(negotiation=negotiation, jurisdiction=jurisdiction, since=form.cleaned_data.get("since"))
         if kind == "docx":
             return docx.docx_bytes(brief)
         address = request.build_absolute_uri(request.path.removesuffix(".pdf"))

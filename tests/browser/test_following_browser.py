@@ -47,12 +47,12 @@ def test_the_briefing_page_and_its_bad_date(page, phone_page, live_server, cjg_d
     page.emulate_media(media="print")
     expect(page.locator(".site-header")).to_be_hidden()  # the print stylesheet leaves the frame out
     expect(page.locator(".brief-controls")).to_be_hidden()
-    # A date that is not one: 400, the page with the message next to the field (the phone's page, whose
-    # console may report the 400 status).
+    # A date that is not one: the message next to the field, and the brief of the default period below it.
     phone_page.goto(f"{live_server.url}/negotiations/canada-job-grant/briefing?since=2014-02-30")
     expect(phone_page.locator("#since-error")).to_have_text(re.compile("Write the date as YYYY-MM-DD"))
     expect(phone_page.locator("#id_since")).to_have_attribute("aria-invalid", "true")
     expect(phone_page.locator("#id_since")).to_have_value("")  # a date input cannot hold 2014-02-30
+    expect(phone_page.get_by_role("heading", name="Where each government stands")).to_be_visible()
     phone_page.goto(f"{live_server.url}/jurisdictions/ON/briefing")
     expect(phone_page.get_by_role("heading", name="Where it stands")).to_be_visible()
     screenshot(phone_page, "briefing-390")

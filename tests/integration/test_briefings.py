@@ -126,17 +126,53 @@ def test_since_picks_the_changes(client, cjg):
     assert "Nothing recorded since then." in late
 
 
-@pytest.mark.parametrize("address", [
-    "/negotiations/canada-job-grant/briefing?since=2014-13-01",
-    "/negotiations/canada-job-grant/briefing.pdf?since=yesterday",
-    "/jurisdictions/ON/briefing.docx?since=2014-02-30",
+def brief_part(html: str) -> str:
+    """The brief itself, without the form above it."""
+    return html[html.index('<article class="brief">'):html.index("</article>")]
+
+
+@pytest.mark.parametrize(("address", "page"), [
+    ("/negotiations/canada-job-grant/briefing?since=garbage", "/negotiations/canada-job-grant/briefing"),
+    ("/negotiations/canada-job-grant/briefing?since=2014-13-01", "/negotiations/canada-job-grant/briefing"),
+    ("/negotiations/canada-job-grant/briefing?since=2014-01-01&since=yesterday", "/negotiations/canada-job-grant/briefing"),
+    ("/jurisdictions/ON/briefing?since=2014-02-30&negotiation=canada-job-grant",
+     "/jurisdictions/ON/briefing?negotiation=canada-job-grant"),
 ])
-def test_a_bad_date_answers_a_clear_message_next_to_the_field(client, cjg, address):
+def test_a_bad_date_is_explained_next_to_the_field_and_the_brief_is_still_shown(client, cjg, address, page):
+    # "?since=garbage" showed the date field and its message, and nothing of the brief.
     response = client.get(address)
-    assert response.status_code == 400
+    assert response.status_code == 200  # as a bad filter on the timeline or the statements: explained, not fatal
     html = response.content.decode()
     assert "Write the date as YYYY-MM-DD, such as 2014-01-15." in html
     assert 'id="since-error"' in html and 'aria-invalid="true"' in html
+    # The brief of the default period, as if no date had been given, and links to its files without the bad date.
+    assert brief_part(html) == brief_part(client.get(page).content.decode())
+    assert "What changed since January 5, 2014" in html  # a month before the latest event, February 4
+    base = address.split("?")[0]
+    extra = "?negotiation=canada-job-grant" if "negotiation=" in address else ""
+    assert f'href="{base}.pdf{extra}"' in html and f'href="{base}.docx{extra}"' in html
+
+
+@pytest.mark.parametrize("address", [
+    "/negotiations/canada-job-grant/briefing.pdf?since=yesterday",
+    "/negotiations/canada-job-grant/briefing.docx?since=garbage",
+    "/jurisdictions/ON/briefing.docx?since=2014-02-30",
+    "/jurisdictions/ON/briefing.pdf?since=0001-01-01",
+])
+def test_a_file_asked_with_a_bad_date_is_not_made_the_page_says_why_and_shows_the_brief(client, cjg, address):
+    # No file for a period the reader did not ask for: 400, the message next to the field, the brief of the default
+    # period below it with links to its files, and a form that shows the page, not the file.
+    response = client.get(address)
+    assert response.status_code == 400
+    assert response["Content-Type"].startswith("text/html")
+    html = response.content.decode()
+    assert ("Write the date as YYYY-MM-DD, such as 2014-01-15." in html
+            or "between 1900-01-01 and 2100-12-31" in html)
+    assert 'id="since-error"' in html and 'aria-invalid="true"' in html
+    assert "Key quotes" in html and "What changed since January 5, 2014" in html
+    page = address.split("?")[0].rsplit(".", 1)[0]
+    assert f'action="{page}"' in html
+    assert f'href="{page}.pdf"' in html and f'href="{page}.docx"' in html
 
 
 def test_unknown_subjects_are_404(client, cjg):
@@ -227,3 +263,87 @@ def test_the_brief_writes_dates_in_words_in_the_readers_language(client, cjg):
     assert "<h1>Ontario\xa0: Subvention canadienne pour l'emploi</h1>" in french
     assert word.paragraphs[0].text == "Ontario\xa0: Subvention canadienne pour l'emploi"
 
+
+
+def page_parts(html: str) -> dict:
+    """What a reader sees of the brief page: its title, headings, change lines, quotes and their citations."""
+    def text(part: str) -> str:
+        return re.sub(r"[ \t\r\n]+", " ", unescape(re.sub(r"<[^>]+>", "", part))).strip()
+
+    brief = brief_part(html)
+    changes = brief[brief.index('class="brief-changes"'):brief.index("</ul>", brief.index('class="brief-changes"'))]
+    return {
+        "title": text(re.search(r"<h1>(.*?)</h1>", brief, re.S).group(1)),
+        "headings": [text(heading) for heading in re.findall(r"<h2[^>]*>(.*?)</h2>", brief, re.S)],
+        "changes": [text(line) for line in re.findall(r"<li>(.*?)</li>", changes, re.S)],
+        "quotes": [text(quote) for quote in re.findall(r'<blockquote class="brief-quote">\s*<p[^>]*>(.*?)</p>', brief, re.S)],
+        "citations": [text(footer) for footer in re.findall(r"<footer>(.*?)</footer>", brief, re.S)],
+    }
+
+
+def word_parts(content: bytes) -> dict:
+    """The same of the Word document, read back with python-docx."""
+    from docx import Document
+
+    paragraphs = Document(io.BytesIO(content)).paragraphs
+    texts = [p.text for p in paragraphs]
+    headings = [p.text for p in paragraphs if p.style.name == "Heading 1"]
+    changes_at, quotes_at = texts.index(headings[3]), texts.index(headings[4])
+    return {
+        "title": texts[0],
+        "headings": headings,
+        "changes": texts[changes_at + 1:quotes_at],
+        "quotes": [p.text for p in paragraphs if p.style.name == "Quote"],
+        "citations": [text for text in texts[quotes_at:] if text.startswith("— ")],
+        "paragraphs": paragraphs,
+    }
+
+
+# The Canadian Press's article of January 29, 2014, published in English, with a French translation of its title on record.
+PUBLISHED = "Provinces and territories hold out for more flexibility and ready a counter-proposal on the job grant"
+TRANSLATED = "Les provinces et les territoires réclament plus de souplesse"
+
+
+@pytest.mark.parametrize(("language", "before", "after"), [("", "“", "”"), ("/fr", "«\xa0", "\xa0»")])
+def test_the_page_and_the_word_document_say_the_same_in_each_language(client, cjg, language, before, after):
+    # The French Word document gave the source's title in French translation and quotes between “ ”, where the page
+    # and the PDF gave the title as the source published it and « »; its changes wrote a new stance as
+    # "Ontario : conditionnelle (Subvention…)" where the page wrote "ON passe de « s'oppose » à « conditionnelle »".
+    address = f"{language}/jurisdictions/ON/briefing"
+    page = page_parts(client.get(f"{address}?since=2014-01-01").content.decode())
+    word = word_parts(client.get(f"{address}.docx?since=2014-01-01").content)
+    assert word["title"] == page["title"]
+    assert word["headings"] == page["headings"]
+    assert word["changes"] == page["changes"]
+    assert word["citations"] == page["citations"]
+    assert f"{before}{PUBLISHED}{after}" in word["citations"][0]
+    assert not any(TRANSLATED in citation for citation in word["citations"] + page["citations"])
+    assert word["quotes"][0] == page["quotes"][0] == f"{before}inherently reasonable{after}"
+    assert all(quote.startswith(before) and quote.endswith(after) for quote in word["quotes"])
+    # The title as published and the quotes are marked in their language, as the page marks them (lang="en").
+    citation = next(p for p in word["paragraphs"] if PUBLISHED in p.text)
+    run = next(run for run in citation.runs if PUBLISHED in run.text)
+    assert run._element.rPr.find("{http://schemas.openxmlformats.org/wordprocessingml/2006/main}lang").get(
+        "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}val").startswith("en")
+
+
+def test_the_headings_are_the_same_in_the_french_page_word_document_and_pdf(client, cjg):
+    page = page_parts(client.get("/fr/negotiations/canada-job-grant/briefing").content.decode())
+    word = word_parts(client.get("/fr/negotiations/canada-job-grant/briefing.docx").content)
+    assert page["headings"] == word["headings"] == [
+        "La position de chaque gouvernement", "La dernière offre de chaque partie", "Qui signerait",
+        "Ce qui a changé depuis le 5 janvier 2014", "Citations clés", "Dates clés"]
+
+
+@needs_pdf
+def test_the_french_pdf_says_what_the_page_says(client, cjg):
+    from pypdf import PdfReader
+
+    page = page_parts(client.get("/fr/jurisdictions/ON/briefing?since=2014-01-01").content.decode())
+    reader = PdfReader(io.BytesIO(client.get("/fr/jurisdictions/ON/briefing.pdf?since=2014-01-01").content))
+    text = re.sub(r"[ \t\r\n]+", " ", " ".join(page.extract_text() for page in reader.pages))
+    assert page["title"] in text
+    positions = [text.index(heading) for heading in page["headings"]]
+    assert positions == sorted(positions)
+    assert "ON passe de « s'oppose » à « conditionnelle »" in text.replace("\xa0", " ")
+    assert f"« {PUBLISHED[:40]}" in text.replace("\xa0", " ") and TRANSLATED not in text
