@@ -43,13 +43,26 @@ def _date_input():
 
 
 class RefuseControlCharacters:
-    """A form mixin: a posted value holding NUL or another control character (line breaks and tabs
-    aside) is refused next to its field, before any field reads it (a NUL in a lookup makes
-    PostgreSQL raise); the other fields keep what was typed. Put it first among the bases."""
+    """A form mixin for the site's forms, so that what is typed is refused with a word, never dropped
+    without one. Put it first among the bases.
+
+    - A posted value holding NUL or another control character (line breaks and tabs aside) is refused
+      next to its field, before any field reads it (a NUL in a lookup makes PostgreSQL raise); the
+      other fields keep what was typed.
+    - No field carries the browser's ``maxlength``: the browser cuts a longer text pasted in without
+      a word (600 characters of context became 300). The field's own check says how long the text may
+      be and how long it is, and the form comes back with the whole text to shorten.
+    """
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._set_aside_control_characters()
+
+    def __getitem__(self, name):
+        # Where each field is drawn: the fields a form adds after its own __init__ are drawn without it too.
+        bound = super().__getitem__(name)
+        bound.field.widget.attrs.pop("maxlength", None)
+        return bound
 
     def _set_aside_control_characters(self):
         if not self.is_bound or hasattr(self, "_refused_keys"):

@@ -9,6 +9,7 @@ import pytest
 from django.apps import apps
 from django.contrib import admin
 from django.db import IntegrityError, models, transaction
+from django.http import QueryDict
 from django.test import RequestFactory
 from django.urls import reverse
 from modeltranslation.translator import translator
@@ -32,6 +33,7 @@ from negotiations.models import (
     Statement,
     TermBasis,
 )
+from negotiations.offer_forms import OfferForm
 from negotiations.services.imports import without_overlong
 from tests.factories import (
     NegotiationFactory,
@@ -157,7 +159,31 @@ def test_the_form_says_how_long_a_text_may_be(client):
     assert response.status_code == 200
     assert "at most 4000 characters (it has 100000)" in str(response.context["form"].errors["quote"])
     assert Statement.objects.count() == 1
-    assert 'maxlength="4000"' in response.content.decode()
+    # The browser does not cut what is pasted (maxlength would, without a word): the whole text comes back.
+    html = response.content.decode()
+    assert "maxlength" not in html
+    assert "x" * 100_000 in html
+
+
+def test_a_pasted_context_longer_than_the_field_is_kept_and_said_to_be_too_long(client):
+    statement = StatementFactory()
+    client.force_login(UserFactory(is_superuser=True, is_staff=True))
+    context = "In an interview with The Canadian Press " * 14 + "In an interview with The Canadian Press."  # 600
+    response = client.post(reverse("negotiations:statement_new"), {
+        "negotiation": statement.negotiation.slug, "speaker": statement.speaker.slug, "date": "2013-11-30",
+        "date_precision": "day", "language": "en", "quote": "We will not budge.", "source": statement.source.slug,
+        "context": context,
+    })
+    assert response.status_code == 200
+    assert "at most 300 characters (it has 600)" in str(response.context["form"].errors["context"])
+    assert context in response.content.decode()
+    assert Statement.objects.count() == 1
+
+
+def test_the_admin_does_not_cut_a_pasted_text_either(client):
+    client.force_login(UserFactory(is_superuser=True, is_staff=True))
+    page = client.get(reverse("admin:negotiations_statement_add")).content.decode()
+    assert 'name="context_en"' in page and "maxlength" not in page
 
 
 def _admin_form_errors(client, model, data: dict) -> dict:
@@ -202,7 +228,9 @@ def test_the_offer_form_bounds_each_terms_passage_or_note(client):
     OfferFactory()
     page = client.get(reverse("negotiations:offer_new")).content.decode()
     box = re.search(r'<textarea[^>]*name="basis__split__federal__note"[^>]*>', page).group(0)
-    assert f'maxlength="{bounds.PASSAGE_LENGTH}"' in box
+    assert "maxlength" not in box  # a longer note pasted in is not cut: the form says it is too long
+    form = OfferForm(QueryDict(mutable=True) | {"basis__split__federal__note": "x" * (bounds.PASSAGE_LENGTH + 1)})
+    assert f"at most {bounds.PASSAGE_LENGTH} characters" in str(form.errors)
 
 
 def test_the_import_refuses_an_article_longer_than_a_source_may_be():
