@@ -23,6 +23,7 @@ from negotiations.models import (
     Source,
     Stance,
     Statement,
+    speaker_role_problem,
 )
 from negotiations.term_basis import choice_code, choice_label, term_label
 from negotiations.terms import is_share, term_paths
@@ -213,6 +214,12 @@ class StatementForm(RefuseControlCharacters, _KeyedChoicesMixin, forms.ModelForm
         if said and source and not reported_after(said, source.published_on, source.date_precision):
             self.add_error("date", _("The source was published on %(published)s: what it reports was not said "
                                      "later. Check the date, or the source.") % {"published": format_date(source.published_on)})
+        # Said with the other problems of the form, not only once every required field is filled in
+        # (the service checks it again: it is the rule for every way in).
+        speaker = cleaned.get("speaker")
+        if speaker and "jurisdiction" not in self.errors:
+            if problem := speaker_role_problem(speaker, cleaned.get("jurisdiction")):
+                self.add_error("jurisdiction", problem)
         return cleaned
 
 

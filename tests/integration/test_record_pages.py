@@ -281,6 +281,17 @@ def test_a_speaker_for_a_government_they_have_no_role_with_is_refused_next_to_it
     assert not Statement.objects.exists()
 
 
+def test_the_speaker_s_government_is_questioned_with_the_other_problems_not_after_them(client, rec, record_editor):
+    # The quote left empty as well: both problems are said at once, not the role only once the quote is filled in.
+    JurisdictionFactory(code="QC", name_en="Quebec")
+    client.force_login(record_editor)
+    response = client.post(reverse("negotiations:statement_new"), statement_data(rec, jurisdiction="QC", quote=""))
+    errors = response.context["form"].errors
+    assert errors["quote"] == ["This field is required."]
+    assert errors["jurisdiction"][0].startswith("The record gives Brad Duguid no role with this government (Quebec)")
+    assert not Statement.objects.exists()
+
+
 def test_another_negotiation_s_meeting_is_refused_and_not_offered(client, rec, record_editor):
     other = MeetingFactory(slug="elsewhere")  # another negotiation's meeting
     client.force_login(record_editor)
