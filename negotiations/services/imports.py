@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import urllib.parse
 from dataclasses import replace
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -79,6 +80,32 @@ def find_import(*, text: str, url: str = "") -> ArticleImport | None:
     return found
 
 
+def source_in_record(*, url: str, title: str, published_on: datetime.date | None) -> Source | None:
+    """The record's source for the article, if it has one: the one at the same address (whatever its
+    scheme, "www." or closing slash), else the one with the same title in either language, case aside,
+    published on the same day when the day is known. An article already cited is cited again, not
+    saved as a second source."""
+    if url:
+        address = _address(url)
+        needle = address.rstrip("/").rsplit("/", 1)[-1] or address
+        for source in Source.objects.filter(url__icontains=needle).only("pk", "url"):
+            if _address(source.url) == address:
+                return Source.objects.get(pk=source.pk)
+    title = " ".join(title.split())
+    if not title:
+        return None
+    same_title = Source.objects.filter(Q(title_en__iexact=title) | Q(title_fr__iexact=title))
+    if published_on is not None:
+        same_title = same_title.filter(published_on=published_on)
+    return same_title.order_by("pk").first()
+
+
+def _address(url: str) -> str:
+    parts = urllib.parse.urlsplit(url.strip())
+    host = parts.netloc.lower().removeprefix("www.")
+    return host + parts.path.rstrip("/") + (f"?{parts.query}" if parts.query else "")
+
+
 def propose_for_record(data, *, published=None, published_precision="day", url="", outlet="",
                        title="") -> Proposal:
     """The extraction's proposal with the record's people known to it, less the quotes already recorded."""
@@ -140,7 +167,7 @@ def article_import_create(
     if existing is not None:
         return existing, False
     proposal = propose_for_record(article, published=published, url=url, outlet=outlet, title=title)
-    source = Source.objects.filter(url=proposal.source.url).first() if proposal.source.url else None
+    source = source_in_record(url=proposal.source.url, title=proposal.source.title, published_on=proposal.source.published)
     article_import = ArticleImport(
         negotiation=negotiation, text=proposal.text, text_hash=text_hash(proposal.text),
         encoding=proposal.encoding[:40], repairs=", ".join(proposal.repairs)[:300], warnings=list(proposal.warnings),
@@ -205,6 +232,8 @@ def source_update(*, actor: AbstractBaseUser | None, article_import: ArticleImpo
     article_import.outlet, article_import.title, article_import.author = outlet.strip(), title.strip(), author.strip()
     article_import.published_on, article_import.date_precision, article_import.url = published_on, date_precision, url
     article_import.full_clean()
+    if article_import.source_id is None:
+        article_import.source = source_in_record(url=url, title=title, published_on=published_on)
     proposal = _read_again(article_import) if redate else None
     if proposal is not None:
         article_import.warnings = list(proposal.warnings)
@@ -269,7 +298,7 @@ def article_import_commit(*, actor: AbstractBaseUser | None, article_import: Art
             errors.append(_("Quote %(order)s: choose a speaker or give the new speaker's name.") % {"order": proposal.order})
         if proposal.date is None:
             errors.append(_("Quote %(order)s: give the date it was said.") % {"order": proposal.order})
-    source = current.source
+    source = current.source or source_in_record(url=current.url, title=current.title, published_on=current.published_on)
     if source is None and accepted:
         missing = [label for label, value in ((_("outlet"), current.outlet), (_("title"), current.title),
                                               (_("publication date"), current.published_on)) if not value]
@@ -287,7 +316,7 @@ def article_import_commit(*, actor: AbstractBaseUser | None, article_import: Art
         source.full_clean()
         _attribute_to(source, actor)
         source.save()
-        current.source = source
+    current.source = source
     recorded = _recorded_quotes([p.speaker for p in accepted if p.speaker_id])
     new_people: dict[str, Person] = {}
     statements = []

@@ -25,6 +25,7 @@ from tests.factories import (
     JurisdictionFactory,
     NegotiationFactory,
     PersonFactory,
+    SourceFactory,
     StatementFactory,
     UserFactory,
 )
@@ -347,3 +348,49 @@ def test_a_publication_date_given_at_review_dates_the_quotes_still_to_review(cli
     assert second.date is None  # decided already: left as the editor left it
     article_import.refresh_from_db()
     assert not any(warning.startswith("No publication date found") for warning in article_import.warnings)
+
+
+@pytest.mark.parametrize(("cited", "given_url"), [
+    ({"url": "https://www.prairieledger.ca/news/ministers-spar/", "title": "Another headline"},
+     "http://prairieledger.ca/news/ministers-spar"),  # the same address, written otherwise
+    ({"url": "", "title": "MINISTERS SPAR OVER APPRENTICESHIP FUND"}, ""),  # the same title, the same day
+])
+def test_an_article_the_record_already_cites_is_linked_to_that_source_not_saved_again(
+        client, negotiation, importer, cited, given_url):
+    existing = SourceFactory(published_on=datetime.date(2015, 3, 5), **cited)
+    article_import, _ = imports.article_import_create(actor=importer, data=LEDGER, negotiation=negotiation,
+                                                      url=given_url)
+    assert article_import.source == existing
+
+    client.force_login(importer)
+    page = client.get(f"/imports/{article_import.pk}/").content.decode()
+    assert "Cites the source already in the record:" in page and existing.get_absolute_url() in page
+    assert "Save the source" not in page
+
+    accept_all(article_import, importer)
+    statements = imports.article_import_commit(actor=importer, article_import=article_import)
+    assert Source.objects.get() == existing
+    assert {statement.source_id for statement in statements} == {existing.pk}
+
+
+def test_a_source_described_at_review_as_one_the_record_has_is_linked_to_it(client, negotiation, importer):
+    existing = SourceFactory(title="Ministers meet on the grant", published_on=datetime.date(2013, 11, 8))
+    text = "OTTAWA — “We will see,” Anne Tardif said on Wednesday.\n\n“Not yet,” said Tardif."
+    article_import, _ = imports.article_import_create(actor=importer, data=text, negotiation=negotiation)
+    assert article_import.source is None
+
+    client.force_login(importer)
+    response = client.post(f"/imports/{article_import.pk}/source", {
+        "outlet": "The Canadian Press", "title": "Ministers meet on the grant", "author": "",
+        "published_on": "2013-11-08", "date_precision": "day", "url": ""}, headers={"HX-Request": "true"})
+    assert "Cites the source already in the record:" in response.content.decode()
+    article_import.refresh_from_db()
+    assert article_import.source == existing
+
+    # A different day is another article under the same headline: not linked.
+    other, _ = imports.article_import_create(actor=importer, data=text + "\n\nMore.", negotiation=negotiation)
+    client.post(f"/imports/{other.pk}/source", {
+        "outlet": "The Canadian Press", "title": "Ministers meet on the grant", "author": "",
+        "published_on": "2013-11-20", "date_precision": "day", "url": ""})
+    other.refresh_from_db()
+    assert other.source is None
