@@ -126,9 +126,20 @@
       const section = frame.closest("section, article");
       const heading = section && section.querySelector("h1, h2, h3");
       const label = (caption || heading || document.querySelector("h1"));
+      const name = label ? label.textContent.trim() : document.title;
       frame.setAttribute("role", "region");
       frame.setAttribute("tabindex", "0");
-      frame.setAttribute("aria-label", label ? label.textContent.trim() : document.title);
+      frame.setAttribute("aria-label", name);
+      // A section named like the frame ("Where each government stands", its table's caption) would be a second
+      // region of that name around it: the frame, now the region, is the one listed.
+      const named = frame.parentElement.closest("section[aria-labelledby]");
+      const names = named && named.getAttribute("aria-labelledby").split(/\s+/).map(function (id) {
+        const element = document.getElementById(id);
+        return element ? element.textContent.trim() : "";
+      }).join(" ");
+      if (names === name) {
+        named.removeAttribute("aria-labelledby");
+      }
     });
   }
 

@@ -18,24 +18,33 @@ NARROW = 320
 WIDE = 1280
 
 
+# And these rules besides, which axe files under best practices: landmark-unique (two landmarks of one
+# role with the same name, or none, are the same entry in a screen reader's list of landmarks; a table's
+# scrolling frame named like the section around it was the usual way to get there).
+EXTRA_RULES = ["landmark-unique"]
+
+
 # axe keeps some WCAG rules "experimental" and off by default; label-content-name-mismatch (2.5.3,
 # "the accessible name starts with the visible text") is one. Every rule carrying one of the tags
-# above is run, experimental or not.
-RUN_AXE_JS = """async (tags) => {
-  const ids = axe.getRules().filter((rule) => rule.tags.some((tag) => tags.includes(tag)))
+# above is run, experimental or not, with the extra rules.
+RUN_AXE_JS = """async ([tags, extra]) => {
+  const ids = axe.getRules().filter((rule) => rule.tags.some((tag) => tags.includes(tag)) || extra.includes(rule.ruleId))
                             .map((rule) => rule.ruleId);
   const results = await axe.run(document, {runOnly: {type: 'rule', values: ids}, resultTypes: ['violations']});
   return results.violations;
 }"""
 
 
-def axe_violations(page) -> list[dict]:
-    """axe-core's violations of the WCAG 2.1 A and AA rules on the page as it is now (any impact)."""
+def axe_violations(page, rules: list[str] | None = None) -> list[dict]:
+    """axe-core's violations of the WCAG 2.1 A and AA rules and of EXTRA_RULES on the page as it is now (any
+    impact); or, given `rules`, of those rules alone."""
     from axe_playwright_python.base import AXE_SCRIPT
 
     if not page.evaluate("() => typeof window.axe !== 'undefined'"):
         page.evaluate(AXE_SCRIPT)
-    return page.evaluate(RUN_AXE_JS, WCAG_TAGS)
+    if rules is not None:
+        return page.evaluate(RUN_AXE_JS, [[], rules])
+    return page.evaluate(RUN_AXE_JS, [WCAG_TAGS, EXTRA_RULES])
 
 
 def describe_violations(where: str, violations: list[dict]) -> str:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.a11y import axe_violations, describe_violations
+
 MATRIX = "/negotiations/canada-job-grant/stances"
 
 # What a screen reader reads by itself when it changes: announced on top of whatever has the focus.
@@ -69,3 +71,43 @@ def test_escape_closes_the_phone_menu_and_returns_to_its_button(phone_page, live
     page.keyboard.press("Escape")
     expect(menu).to_be_hidden()
     expect(toggle).to_have_attribute("aria-expanded", "false")
+
+
+# Pages where a table's scrolling frame (a region) was named like the section around it: two "By province
+# and territory" regions, one inside the other, in a screen reader's list of landmarks. (The frames that
+# scripts name, on the overview and a person's page, scroll at 320 px only.)
+LANDMARK_PAGES = ["/", "/offers/pt-counter-jan-2014/", "/offers/federal-dec-2013/fiscal/",
+                  "/offers/federal-nov-2013/fiscal/", "/compare/?a=status-quo&b=budget-2013",
+                  "/people/jason-kenney/"]
+
+
+@pytest.mark.parametrize("prefix", ["", "/fr"])
+@pytest.mark.parametrize("width", [1280, 320])
+def test_each_landmark_has_a_name_of_its_own(browser, live_server, cjg_data, width, prefix):
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.route("**/favicon.ico", lambda route: route.fulfill(status=204))
+    problems = []
+    try:
+        for address in LANDMARK_PAGES:
+            page.goto(f"{live_server.url}{prefix}{address}")
+            page.wait_for_load_state("networkidle")
+            violations = axe_violations(page, ["landmark-unique"])
+            if violations:
+                problems.append(describe_violations(f"{prefix}{address} at {width}px", violations))
+            # Every framed table that scrolls is still reached and named (as a region), as before.
+            unnamed = page.evaluate("""() => [...document.querySelectorAll('.table-wrap, .table-scroll')]
+                .filter(frame => frame.scrollWidth > frame.clientWidth + 1)
+                .filter(frame => frame.getAttribute('role') !== 'region' || frame.tabIndex !== 0
+                                 || !(frame.getAttribute('aria-label') || frame.getAttribute('aria-labelledby')))
+                .map(frame => frame.outerHTML.slice(0, 120))""")
+            if unnamed:
+                problems.append(f"{prefix}{address} at {width}px: frames that scroll, unnamed or unreachable: {unnamed}")
+        # The overview's section "Where each government stands" stays a named region when its table fits.
+        if width == 1280:
+            page.goto(f"{live_server.url}{prefix}/")
+            expect(page.locator("section:has(#stances-heading)")).to_have_attribute("aria-labelledby", "stances-heading")
+    finally:
+        context.close()
+    assert not problems, "\n\n".join(problems)
+

@@ -2,7 +2,8 @@
 
 Every page (each kind of page with a real record from the Canada Job Grant data set, the editor's
 forms empty, refused and filled) is visited in one browser context per width and language; axe's
-violations under the wcag2a/wcag2aa/wcag21a/wcag21aa tags (any impact) are collected for all pages
+violations under the wcag2a/wcag2aa/wcag21a/wcag21aa tags (any impact), and of landmark-unique (no two
+landmarks of one role and name: tests.browser.a11y.EXTRA_RULES), are collected for all pages
 and reported together, with the page, the rule and the offending nodes. At 320 px every page must
 also fit without scrolling sideways (WCAG 1.4.10, reflow); at either width no word is broken across
 lines (a table's column or a box squeezed below its longest word is unreadable: a wide table scrolls in
