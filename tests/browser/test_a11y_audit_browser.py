@@ -111,3 +111,36 @@ def test_each_landmark_has_a_name_of_its_own(browser, live_server, cjg_data, wid
         context.close()
     assert not problems, "\n\n".join(problems)
 
+
+@pytest.mark.parametrize("prefix", ["", "/fr"])
+@pytest.mark.parametrize("width", [320, 390])
+def test_the_quebec_offer_cards_show_every_figure_whole(browser, live_server, cjg_data, width, prefix):
+    # At 320 px, in French, "dont remplacement des EMT : 69 590 000 $" ran past the card's right edge: the
+    # frame scrolled sideways, a figure cut off at the edge of the screen.
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.route("**/favicon.ico", lambda route: route.fulfill(status=204))
+    try:
+        page.goto(f"{live_server.url}{prefix}/jurisdictions/QC/")
+        cards = page.locator("#jurisdiction-offers table.cards-on-phone")
+        expect(cards.locator("tbody tr").first).to_be_visible()
+        placed = page.evaluate("""() => {
+            const frame = document.querySelector('#jurisdiction-offers .table-scroll');
+            const edge = frame.getBoundingClientRect().right;
+            const out = [...frame.querySelectorAll('tbody td, tbody th')]
+                .filter(cell => cell.getBoundingClientRect().right > edge + 0.5 || cell.scrollWidth > cell.clientWidth + 1)
+                .map(cell => cell.textContent.trim().slice(0, 60));
+            return {scrolls: frame.scrollWidth > frame.clientWidth + 1, out};
+        }""")
+        assert placed == {"scrolls": False, "out": []}
+        # Each figure is whole on one line (its spaces do not break), its label before it or on the line above.
+        for figure in cards.locator("td.num").all():
+            text = figure.evaluate("""cell => {
+                const range = document.createRange();
+                range.selectNodeContents(cell);
+                return [cell.textContent, new Set([...range.getClientRects()].map(box => Math.round(box.bottom))).size];
+            }""")
+            assert text[1] == 1, text
+    finally:
+        context.close()
+
