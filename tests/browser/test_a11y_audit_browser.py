@@ -144,3 +144,44 @@ def test_the_quebec_offer_cards_show_every_figure_whole(browser, live_server, cj
     finally:
         context.close()
 
+
+@pytest.mark.parametrize("prefix", ["", "/fr"])
+@pytest.mark.parametrize("width", [1280, 390])
+def test_opening_withdraw_leaves_the_offer_buttons_in_place(browser, live_server, cjg_data, editor_login, width, prefix):
+    # The form opened inside the row of buttons: "Fiscal effect", "Edit" and "Log an answer to it" dropped to the
+    # middle of the open form's height (or "Withdraw…" jumped to another line).
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.route("**/favicon.ico", lambda route: route.fulfill(status=204))
+    try:
+        editor_login(page)
+        page.goto(f"{live_server.url}{prefix}/offers/federal-dec-2013/")
+        row = page.locator(".offer-actions")
+        where = """row => [...row.querySelectorAll(':scope > [role=button], :scope > details > summary')].map(el => {
+            const box = el.getBoundingClientRect();
+            return [el.textContent.trim(), Math.round(box.left), Math.round(box.top)];
+        })"""
+        before = row.evaluate(where)
+        assert len(before) == 4  # Fiscal effect, Edit, Log an answer to it, Withdraw…
+        summary = row.locator("details.withdraw > summary")
+        summary.click()
+        form = row.locator("details.withdraw form")
+        expect(form).to_be_visible()
+        assert row.evaluate(where) == before
+        # The form opens under "Withdraw…", over none of the buttons, and fits the page.
+        boxes = page.evaluate("""() => {
+            const box = (el) => { const b = el.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+            return {form: box(document.querySelector('.offer-actions details.withdraw form')),
+                    summary: box(document.querySelector('.offer-actions details.withdraw > summary')),
+                    buttons: [...document.querySelectorAll('.offer-actions > [role=button]')].map(box)};
+        }""")
+        assert boxes["form"][1] >= boxes["summary"][3]
+        assert boxes["form"][2] <= width
+        for left, top, right, bottom in boxes["buttons"]:
+            form_left, form_top, form_right, form_bottom = boxes["form"]
+            assert right <= form_left or left >= form_right or bottom <= form_top or top >= form_bottom
+        summary.click()  # closed again: still in place
+        expect(form).to_be_hidden()
+        assert row.evaluate(where) == before
+    finally:
+        context.close()
