@@ -8,7 +8,7 @@ another language than the reader's are marked with it (w:lang), as the page mark
 
 import io
 
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from docx import Document
 from docx.oxml import OxmlElement
@@ -18,11 +18,8 @@ from docx.shared import Pt
 from briefings.brief import Brief, OfferRow
 from config.figures import quoted
 from config.numbers import colon, format_date
-from negotiations.acceptance import FAILS, MEETS, UNKNOWN
-
-# The verdicts' words, as the pages' badges say them (negotiations/_verdict_badge.html).
-VERDICTS = {MEETS: gettext_lazy("meets"), FAILS: gettext_lazy("fails"), UNKNOWN: gettext_lazy("unknown")}
-
+from negotiations.acceptance import UNKNOWN
+from negotiations.selectors.verdicts import VERDICT_LABELS
 
 # A language of the record as Word names it (its spelling and grammar checks follow it).
 WORD_LANGUAGES = {"en": "en-CA", "fr": "fr-CA"}
@@ -108,7 +105,7 @@ def docx_bytes(brief: Brief) -> bytes:
             f"{_side_title(row)} · " + _("%(meets)s of %(total)s would sign") % {
                 "meets": row.acceptance.meets, "total": row.acceptance.total}).bold = True
         for sign in row.signs:
-            line = f"{VERDICTS[sign.verdict]} {', '.join(sign.codes)}"
+            line = f"{VERDICT_LABELS[sign.verdict]} {', '.join(sign.codes)}"
             if sign.conditions:
                 prefix = _("Cannot be checked:") + " " if sign.verdict == UNKNOWN else ""
                 line += f" — {prefix}{sign.reasons}"

@@ -89,6 +89,14 @@ def written_in(record, field):
 
 
 @register.filter
+def verdict_label(verdict: str) -> str:
+    """A verdict ("meets", "fails", "unknown") in words, in the reader's language."""
+    from negotiations.selectors.verdicts import VERDICT_LABELS  # (the record's models: loaded once apps are)
+
+    return str(VERDICT_LABELS.get(verdict, verdict))
+
+
+@register.filter
 def local_name(government):
     """A government's name in the reader's language (Quebec / Québec), as the verdicts name it."""
     return government.name_for(get_language())

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext, ngettext, pgettext
 from jinja2 import Environment
 
-from config.figures import day, local_name
+from config.figures import day, local_name, verdict_label
 from config.numbers import colon, format_fiscal_year
 
 
@@ -20,7 +20,10 @@ def environment(**options) -> Environment:
     env = Environment(extensions=["jinja2.ext.i18n"], **options)
     env.install_gettext_callables(gettext=gettext, ngettext=ngettext, pgettext=pgettext, newstyle=True)
     env.globals.update(static=static, url=reverse)
-    env.filters.update(colon=colon, day=day, fiscal_year=format_fiscal_year, local_name=local_name)
+    # (Jinja folds a filter applied to a literal when it compiles the template, in the language active then:
+    # apply these to a variable.)
+    env.filters.update(colon=colon, day=day, fiscal_year=format_fiscal_year, local_name=local_name,
+                       verdict_label=verdict_label)
     return env
 
 

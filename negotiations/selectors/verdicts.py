@@ -8,23 +8,34 @@ conditions); a page that shows verdicts for several offers of one negotiation re
 import datetime
 from dataclasses import dataclass
 
-from django.utils.translation import get_language
+from django.utils.translation import get_language, pgettext_lazy
 
 from negotiations import record_cache
 from negotiations.acceptance import (
-    Condition as StatedCondition,
-)
-from negotiations.acceptance import (
+    FAILS,
+    MEETS,
+    UNKNOWN,
     Government,
     PositionBook,
     Stated,
     Verdict,
     count_meets,
 )
+from negotiations.acceptance import (
+    Condition as StatedCondition,
+)
 from negotiations.concessions import FEDERAL, PROVINCES, Round
 from negotiations.models import Condition, Jurisdiction, Offer, Position
 from negotiations.selectors.offers import _TERM_ROWS as TERM_ROWS
 from negotiations.terms import SCALAR_FIELDS, OfferTerms
+
+# A verdict in words, as every page, brief and download says it ("unknown" is a verdict's, not a stance's:
+# the French differ, « inconnu » and « inconnue »).
+VERDICT_LABELS = {
+    MEETS: pgettext_lazy("verdict", "meets"),
+    FAILS: pgettext_lazy("verdict", "fails"),
+    UNKNOWN: pgettext_lazy("verdict", "unknown"),
+}
 
 
 @dataclass(frozen=True)

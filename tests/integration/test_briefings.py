@@ -118,6 +118,17 @@ def test_who_would_sign_in_french(client, cjg):
     assert "répond QC" in section
 
 
+def test_an_unknown_verdict_is_said_as_a_verdict_in_french_on_the_page_and_in_word(client, cjg):
+    # « inconnue » (a stance's word: la position) stood for a verdict (le verdict) on some outputs.
+    from docx import Document
+
+    html = client.get("/fr/jurisdictions/ON/briefing").content.decode()
+    section = visible(html, 'id="brief-sign"', 'id="brief-changes"')
+    assert "inconnu ON" in section and "inconnue" not in section
+    document = Document(io.BytesIO(client.get("/fr/jurisdictions/ON/briefing.docx").content))
+    assert any(p.text.startswith("inconnu ON") for p in document.paragraphs)
+
+
 def test_since_picks_the_changes(client, cjg):
     early = client.get("/negotiations/canada-job-grant/briefing?since=2014-01-29").content.decode()
     changes = early[early.index("What changed since January 29, 2014"):early.index("Key quotes")]
