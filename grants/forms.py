@@ -88,10 +88,11 @@ class ScenarioForm(OfferTermsForm):
                                    help_text=_("Such as 2015-16; empty: the year at full scale."))
 
     OWN_FIELDS = ("title", "negotiation", "tabled_on", "participation", "fiscal_year")
+    FIELDS_ABOVE_TERMS = (*OWN_FIELDS, "responds_to")
 
     def scenario_fields(self) -> list[forms.BoundField]:
         """The scenario's own fields, then the offer it answers: the form's first fieldset."""
-        return [self[name] for name in (*self.OWN_FIELDS, "responds_to")]
+        return [self[name] for name in self.FIELDS_ABOVE_TERMS]
 
     def scenario(self) -> dict:
         """The scenario's own fields, as ``grants.scenarios.scenario_create`` takes them."""

@@ -215,7 +215,26 @@ class OfferTermsForm(RefuseControlCharacters, forms.Form):
                 label=_("Fraction of the full scale"), required=False, max_digits=12, decimal_places=4,
                 widget=FractionInput(attrs={"placeholder": example["fraction"], "size": 6}),
             )
+        self._order_as_shown()
         self._describe_errors()
+
+    # The fields a page shows above the terms and below them, in its order (each form names its own).
+    FIELDS_ABOVE_TERMS: tuple[str, ...] = ("responds_to",)
+    FIELDS_BELOW_TERMS: tuple[str, ...] = ("assumptions",)
+
+    def _order_as_shown(self) -> None:
+        """The fields in the order the page shows them, so that a refused save's error summary lists the problems
+        from the top of the page down (the terms were listed before the offer's title)."""
+        self.order_fields([
+            *self.FIELDS_ABOVE_TERMS,
+            *(term.name for term in TERMS_BY_TABLE["per_trainee"]),
+            *(program_field(payer, program)
+              for program in Program for payer, programs in PAYER_PROGRAMS.items() if program in programs),
+            *(term.name for term in TERMS_BY_TABLE["scale_and_employers"]),
+            *(treatment_field(j.code) for j in self.provinces),
+            *(name for row in range(PHASE_IN_ROWS) for name in (f"phase_in_year_{row}", f"phase_in_fraction_{row}")),
+            *self.FIELDS_BELOW_TERMS,
+        ])
 
     def _set_jurisdictions(self, jurisdictions: list[Jurisdiction] | None) -> None:
         # One query for every government: the treatment fields need the P/Ts, "tabled by" all of them.
@@ -494,6 +513,10 @@ class OfferForm(OfferTermsForm):
         help_text=_("The articles or documents that report the offer."),
     )
     version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+    FIELDS_ABOVE_TERMS = ("version", "title", "negotiation", "responds_to", "tabled_on", "agreed_on", "date_precision",
+                          "status", "meeting", "tabled_by", "summary", "title_fr", "summary_fr", "sources", "slug")
+    FIELDS_BELOW_TERMS = ("assumptions", "assumptions_fr")
 
     OWN_FIELDS = (
         "negotiation", "title", "slug", "tabled_by", "tabled_on", "date_precision", "responds_to", "status",

@@ -152,6 +152,28 @@ def test_the_form_gives_the_admin_s_messages(client, budget, offer_editor):
         assert problem.message in errors[problem.field]
 
 
+def _summary_targets(html: str) -> list[str]:
+    summary = html[html.index('id="error-summary"'):]
+    return re.findall(r'href="#([^"]+)"', summary[:summary.index("</ul>")])
+
+
+@pytest.mark.parametrize(("url", "overrides"), [
+    ("negotiations:offer_new", {}),  # nothing filled in: every required field
+    ("negotiations:offer_new", {"title": "", "federal_LMA": "1", "scale_amount": "300 apples"}),
+    ("grants:scenario_new", {"title": "", "federal_LMA": "1", "scale_amount": "300 apples"}),
+])
+def test_a_refused_save_lists_its_problems_from_the_top_of_the_page_down(client, budget, offer_editor, url, overrides):
+    # The terms' problems came first, above "Title"; the funding sources' came last, below the scale.
+    client.force_login(offer_editor)
+    data = {} if not overrides else offer_post(**overrides)
+    html = client.post(reverse(url), data).content.decode()
+    targets = _summary_targets(html)
+    assert len(targets) >= 3
+    after_summary = html.index("</ul>", html.index('id="error-summary"'))
+    assert targets == sorted(targets, key=lambda target: html.index(f'id="{target}"', after_summary))
+    assert targets[0] == "id_title"
+
+
 def test_errors_keep_every_typed_value(client, budget, offer_editor):
     client.force_login(offer_editor)
     response = client.post(reverse("negotiations:offer_new"), offer_post(
