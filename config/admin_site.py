@@ -57,25 +57,27 @@ class AutocompleteFieldsMixin:
         return super().formfield_for_manytomany(db_field, request, **kwargs)
 
 
-class LongTextNotCut:
-    """No field carries the browser's ``maxlength``, which cuts a longer text pasted in without a word; the
-    field's own check says how long it may be and how long it is, and the form comes back with the whole text
-    (as on the site's forms: ``negotiations.forms.RefuseControlCharacters``). Every model admin has it
-    (``TrackerAdminSite.register``); an inline lists it among its bases."""
+class SiteFormRules:
+    """The admin's forms take what is typed as the site's forms do (``negotiations.forms.RefuseControlCharacters``):
+    a control character is taken out and said next to its field (one saved in a quote made every Atom feed and
+    Word brief fail), and no field carries the browser's ``maxlength``, which cuts a longer text pasted in
+    without a word. Every model admin has it (``TrackerAdminSite.register``); an inline lists it among its bases."""
 
     def get_form(self, request, obj=None, **kwargs):
-        return _uncut(super().get_form(request, obj, **kwargs))
+        return _with_site_rules(super().get_form(request, obj, **kwargs))
 
     def get_formset(self, request, obj=None, **kwargs):
         formset = super().get_formset(request, obj, **kwargs)
-        _uncut(formset.form)
+        formset.form = _with_site_rules(formset.form)
         return formset
 
 
-def _uncut(form_class):
-    for field in form_class.base_fields.values():
-        field.widget.attrs.pop("maxlength", None)
-    return form_class
+def _with_site_rules(form_class):
+    from negotiations.forms import RefuseControlCharacters  # (the record's models: loaded once apps are)
+
+    if issubclass(form_class, RefuseControlCharacters):
+        return form_class
+    return type(form_class.__name__, (RefuseControlCharacters, form_class), {"__module__": form_class.__module__})
 
 
 class SelectedRowsChecked:
@@ -135,5 +137,5 @@ class TrackerAdminSite(admin.AdminSite):
     def register(self, model_or_iterable, admin_class=None, **options):
         """Every model admin, this project's and the installed apps' (auth, axes), with what they all share."""
         admin_class = admin_class or admin.ModelAdmin
-        shared = type(admin_class.__name__, (SelectedRowsChecked, AddressesChecked, AutocompleteFieldsMixin, LongTextNotCut, admin_class), {"__module__": admin_class.__module__})
+        shared = type(admin_class.__name__, (SelectedRowsChecked, AddressesChecked, AutocompleteFieldsMixin, SiteFormRules, admin_class), {"__module__": admin_class.__module__})
         super().register(model_or_iterable, shared, **options)

@@ -28,7 +28,7 @@ from simple_history.models import DeletedObject, ModelChange, ModelDelta, is_his
 from simple_history.template_utils import HistoricalRecordContextHelper, ObjDiffDisplay
 from simple_history.utils import get_history_model_for_model, get_m2m_reverse_field_name
 
-from config.admin_site import AutocompleteFieldsMixin, KeysCheckedAutocompleteSelect, LongTextNotCut, titled_filter
+from config.admin_site import AutocompleteFieldsMixin, KeysCheckedAutocompleteSelect, SiteFormRules, titled_filter
 from config.numbers import numbers
 from negotiations import record_cache
 from negotiations.models import (
@@ -223,7 +223,7 @@ class RowForm(forms.ModelForm):
                     widget.loaded = {str(related.pk): field.label_from_instance(related)}
 
 
-class RowsInlineMixin(AutocompleteFieldsMixin, LongTextNotCut):
+class RowsInlineMixin(AutocompleteFieldsMixin, SiteFormRules):
     """For an inline whose rows cost no query each: list the relations they show in ``row_relations``."""
 
     form = RowForm

@@ -45,6 +45,12 @@ def has_control_characters(text: str, *, allow_line_breaks: bool = True) -> bool
     return bool((_CONTROL if allow_line_breaks else _CONTROL_ANY).search(text))
 
 
+def without_control_characters(text: str) -> str:
+    """`text` less the control characters ``has_control_characters`` finds; a page break (form feed, vertical
+    tab, pasted from a PDF) ends a line."""
+    return _CONTROL.sub("", text.replace("\f", "\n").replace("\v", "\n"))
+
+
 def months_between(first: datetime.date, last: datetime.date) -> int:
     """How many months from first's month to last's month, both counted."""
     return (last.year - first.year) * 12 + last.month - first.month + 1

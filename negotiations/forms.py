@@ -11,7 +11,7 @@ from config.keys import is_stored_key
 from config.numbers import format_date
 from negotiations import bounds
 from negotiations.acceptance import OWN_TREATMENT, condition_problems, value_choices
-from negotiations.bounds import has_control_characters
+from negotiations.bounds import has_control_characters, without_control_characters
 from negotiations.models import (
     Condition,
     Jurisdiction,
@@ -28,7 +28,7 @@ from negotiations.models import (
 from negotiations.term_basis import choice_code, choice_label, term_label
 from negotiations.terms import is_share, term_paths
 from negotiations.validators import (
-    CONTROL_CHARACTER_MESSAGE,
+    CONTROL_CHARACTERS_TAKEN_OUT,
     reported_after,
     validate_not_after_today,
     validate_record_date,
@@ -48,8 +48,9 @@ class RefuseControlCharacters:
     without one. Put it first among the bases.
 
     - A posted value holding NUL or another control character (line breaks and tabs aside) is refused
-      next to its field, before any field reads it (a NUL in a lookup makes PostgreSQL raise); the
-      other fields keep what was typed.
+      next to its field, before any field reads it (a NUL in a lookup makes PostgreSQL raise). It comes
+      back without them, the rest of its text kept (a page break pasted from a PDF ends a line), so
+      that saving again saves it; the other fields keep what was typed.
     - No field carries the browser's ``maxlength``: the browser cuts a longer text pasted in without
       a word (600 characters of context became 300). The field's own check says how long the text may
       be and how long it is, and the form comes back with the whole text to shorten.
@@ -78,9 +79,9 @@ class RefuseControlCharacters:
             data = self.data.copy()
             for key in self._refused_keys:
                 if getlist:
-                    data.setlist(key, [])
+                    data.setlist(key, [_without_control_characters(value) for value in getlist(key)])
                 else:
-                    del data[key]
+                    data[key] = _without_control_characters(data[key])
             self.data = data
 
     def full_clean(self):
@@ -92,8 +93,12 @@ class RefuseControlCharacters:
         for key in self._refused_keys:
             name = names.get(key)
             if name is not None:
-                self._errors.pop(name, None)  # "required", now that its value is set aside
-                self.add_error(name, forms.ValidationError(CONTROL_CHARACTER_MESSAGE, code="control_characters"))
+                self._errors.pop(name, None)  # what its value without them makes of it
+                self.add_error(name, forms.ValidationError(CONTROL_CHARACTERS_TAKEN_OUT, code="control_characters"))
+
+
+def _without_control_characters(value):
+    return without_control_characters(value) if isinstance(value, str) else value
 
 
 OF_ANOTHER_NEGOTIATION = _("Not one of this negotiation's: it belongs to another negotiation, or does not exist.")

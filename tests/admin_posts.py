@@ -25,6 +25,30 @@ def empty_inlines(model, **rows: int) -> dict[str, str]:
     return data
 
 
+def change_form_data(client, url: str) -> dict:
+    """What the admin's change form at ``url`` posts when saved as it is shown (its main form; inlines unchanged)."""
+    page = client.get(url)
+    form = page.context["adminform"].form
+    data = {}
+    for name in form.fields:
+        value = form[name].value()
+        if isinstance(value, (list, tuple)):
+            data[name] = [str(item) for item in value]
+        elif value is None or value is False:
+            continue
+        else:
+            data[name] = value.isoformat() if hasattr(value, "isoformat") else str(value)
+    for formset in page.context["inline_admin_formsets"]:
+        management = formset.formset.management_form
+        data.update({management.add_prefix(name): management[name].value() for name in management.fields})
+        for inline_form in formset.formset.forms:
+            for name in inline_form.fields:
+                value = inline_form[name].value()
+                if value not in (None, False):
+                    data[inline_form.add_prefix(name)] = value.isoformat() if hasattr(value, "isoformat") else str(value)
+    return data
+
+
 def position_change(position, **changes) -> dict:
     """What the admin's change form posts for `position` as it stands (with its version, and no inline rows), with
     `changes`."""

@@ -388,7 +388,7 @@ def test_a_search_to_follow_with_control_characters_is_refused_and_not_stored(cl
     client.force_login(UserFactory(username="reader"))
     response = client.post("/alerts/follow", {"kind": "query", "key": "\x1b[2J grant"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 200
-    assert "Remove the control characters" in response.content.decode()
+    assert "This held invisible control characters" in response.content.decode()
     assert not Follow.objects.exists()
 
 

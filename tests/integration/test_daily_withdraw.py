@@ -32,7 +32,7 @@ def test_the_reason_and_date_are_stored_and_shown(client, budget, offer_editor):
     ({"withdrawal_reason": "Gone"}, "withdrawn_on", "Give the date it was withdrawn"),
     ({"withdrawal_reason": "Gone", "withdrawn_on": "24/12/2013x"}, "withdrawn_on", "year-month-day"),
     ({"withdrawal_reason": "Gone", "withdrawn_on": "2000-01-01"}, "withdrawn_on", "before it was tabled"),
-    ({"withdrawal_reason": "Gone\x1b\x07", "withdrawn_on": "2013-12-24"}, "withdrawal_reason", "Remove the control characters"),
+    ({"withdrawal_reason": "Gone\x1b\x07", "withdrawn_on": "2013-12-24"}, "withdrawal_reason", "This held invisible control characters"),
 ])
 def test_a_missing_or_impossible_answer_keeps_what_was_typed(client, budget, offer_editor, data, field, says):
     client.force_login(offer_editor)
