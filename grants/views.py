@@ -29,7 +29,7 @@ def _wants_region(request) -> bool:
 SCENARIO_PARAMS = ("participation", "fiscal_year")
 FISCAL_PARAMS = (*SCENARIO_PARAMS, "summary")
 EXPLAIN_PARAMS = (*SCENARIO_PARAMS, "line", "code", "years")
-COMPARE_PARAMS = ("a", "b")
+COMPARE_PARAMS = ("a", "b", "fiscal_year")
 
 
 def _render(request, template: str, region: str, build: Callable[[], dict], *, params: tuple[str, ...],

@@ -12,8 +12,9 @@ only when the record has changed since the page was last rendered.
 
 import hashlib
 from collections.abc import Callable, Iterable
+from contextlib import contextmanager
 
-from django.http import HttpResponse
+from django.http import HttpResponse, QueryDict
 from django.shortcuts import render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template, render_to_string
@@ -37,6 +38,27 @@ def query_key(request, params: Iterable[str] | None) -> tuple | str:
     if params is None:
         return request.META.get("QUERY_STRING", "")
     return tuple((name, tuple(request.GET.getlist(name))) for name in params if name in request.GET)
+
+
+@contextmanager
+def _reading_only(request, params: tuple[str, ...] | None):
+    """While a page is built and rendered, its request's query holds only the parameters its key holds: what the
+    page reads is what it is kept under. A parameter a page reads but does not name is then not read at all, where
+    it was kept under the first value asked and served to every reader (the comparison's fiscal year)."""
+    if params is None:
+        yield
+        return
+    query = request.GET
+    kept = QueryDict(mutable=True)
+    for name in params:
+        if name in query:
+            kept.setlist(name, query.getlist(name))
+    kept._mutable = False
+    request.GET = kept
+    try:
+        yield
+    finally:
+        request.GET = query
 
 
 def _key(request, template: str, region: str | None, params: Iterable[str] | None, vary: tuple = ()) -> tuple:
@@ -84,19 +106,20 @@ def render_page(
     params = None if params is None else tuple(params)
 
     def rendered() -> dict:
-        context = build()
-        status = context.get("status", 200)
-        if region:
-            return {"content": render_to_string(f"{template}#{region}", context, request), "status": status}
-        return {
-            "title": mark_safe(render_to_string(f"{template}#title", context, request).strip()),
-            # perf: the head's stylesheets, scripts and feed links are kept with the page, not rendered
-            # per request (bench/run's read pages: 0.1-0.2 ms of a cached timeline's, matrix's or fiscal
-            # page's ~2 ms in one process).
-            "head": _head(template, context, request),
-            "content": render_to_string(f"{template}#content", context, request),
-            "status": status,
-        }
+        with _reading_only(request, params):
+            context = build()
+            status = context.get("status", 200)
+            if region:
+                return {"content": render_to_string(f"{template}#{region}", context, request), "status": status}
+            return {
+                "title": mark_safe(render_to_string(f"{template}#title", context, request).strip()),
+                # perf: the head's stylesheets, scripts and feed links are kept with the page, not rendered
+                # per request (bench/run's read pages: 0.1-0.2 ms of a cached timeline's, matrix's or fiscal
+                # page's ~2 ms in one process).
+                "head": _head(template, context, request),
+                "content": render_to_string(f"{template}#content", context, request),
+                "status": status,
+            }
 
     page = record_cache.cached(("page", *_key(request, template, region, params, vary)), rendered) if cacheable else rendered()
     if region:

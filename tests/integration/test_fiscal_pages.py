@@ -476,6 +476,15 @@ def test_compare_two_offers_nationally_and_by_jurisdiction(client, december):
     assert len(page.find_all("details", **{"class": "compare-jurisdiction"})) == 13
 
 
+def test_compare_shows_the_year_asked_each_time_it_is_asked(client, budget, phased):
+    # The year was left out of the page's cache key: the first year asked was served for every other.
+    trainees = {}
+    for year in ("2014-15", "2017-18", "2014-15", ""):
+        page = page_of(client.get(f"/compare/?a=budget-2013&b=phased&fiscal_year={year}"))
+        trainees.setdefault(year, set()).add(national_changes(page)["trainees"][1])
+    assert trainees == {"2014-15": {"9,000"}, "2017-18": {"60,000"}, "": {"60,000"}}
+
+
 def test_compare_says_when_a_and_b_are_the_same_and_shows_no_year_without_a_phase_in(client, budget):
     page = page_of(client.get("/compare/?a=budget-2013&b=budget-2013"))
     assert "A and B are the same" in page.find("p", **{"class": "notice"}).text()
