@@ -9,6 +9,12 @@ from django.contrib.auth.models import Permission
 from django.db.models import Q
 
 
+def shown_name(user) -> str:
+    """Who did something, as every reader sees it: their full name, or nothing. Never their login name, which anyone
+    could otherwise collect from the pages (an offer's history, a scenario) to try passwords on."""
+    return user.get_full_name().strip() if user is not None else ""
+
+
 # perf: a logged-in page reads its reader's permissions in 1 query instead of 2 (the query-count tests' limits;
 # bench/run's logged-in pages).
 class ModelBackend(backends.ModelBackend):

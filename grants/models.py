@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from config.auth import shown_name
 from negotiations import bounds
 from negotiations.models import (
     Confidence,
@@ -90,9 +91,8 @@ class Scenario(TermFields):
 
     @property
     def author_name(self) -> str:
-        """Who saved it, as every reader sees it: their full name, or nothing. Never their login name, which anyone
-        could otherwise collect, scenario by scenario, to try passwords on."""
-        return self.author.get_full_name().strip() if self.author else ""
+        """Who saved it, as every reader sees it (``config.auth.shown_name``)."""
+        return shown_name(self.author)
 
     class Meta:
         verbose_name = _("scenario")

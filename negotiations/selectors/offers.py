@@ -13,6 +13,7 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 from modeltranslation.utils import build_localized_fieldname, get_language
 
+from config.auth import shown_name
 from config.numbers import format_fiscal_year, numbers
 from negotiations.models import (
     FundingSource,
@@ -353,10 +354,9 @@ def offer_history(offer: Offer, *, limit: int = HISTORY_SHOWN) -> list[HistoryEn
                 old, new = links[previous.history_id][name], links[record.history_id][name]
                 if old != new:
                     changes.append(FieldChange(label, ", ".join(sorted(old)) or "—", ", ".join(sorted(new)) or "—"))
-        user = record.history_user
         entries.append(HistoryEntry(
             date=record.history_date,
-            user=(user.get_full_name() or user.get_username()) if user is not None else None,
+            user=shown_name(record.history_user) or None,
             kind=_KINDS.get(record.history_type, "changed"),
             changes=changes,
             note=record.history_change_reason or "",

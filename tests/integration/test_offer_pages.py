@@ -108,7 +108,9 @@ def test_a_valid_offer_is_recorded_with_its_terms_and_the_editor_in_history(clie
     assert offer.shortfall_liability == "province"
     assert {record.history_user for record in offer.history.all()} == {offer_editor}
     page = client.get(response.url).content.decode()
-    assert "is recorded" in page and "by editor" in page
+    # An editor is named by full name, never by login name (which anyone could collect to try passwords on);
+    # without a full name, by nothing.
+    assert "is recorded" in page and "by editor" not in page
 
 
 # (field posted, its bad value, extra fields) -> the field the message is attached to.
@@ -408,12 +410,14 @@ def test_offer_page_shows_lineage_and_the_term_by_term_difference(client, decemb
 
 
 def test_offer_page_shows_the_history_with_users_and_field_changes(client, budget, offer_editor):
+    offer_editor.first_name, offer_editor.last_name = "Ada", "Tremblay"
+    offer_editor.save()
     client.force_login(offer_editor)
     client.post(reverse("negotiations:offer_edit", args=[budget.slug]),
                 offer_post(title="Budget 2013", slug="budget-2013", version="1", max_grant="16000",
                            employer_amount="6000", responds_to=""))
     html = client.get(budget.get_absolute_url()).content.decode()
-    assert "Changed</strong>\n        by editor" in html
+    assert "Changed</strong>\n        by Ada Tremblay" in html and "by editor" not in html
     assert re.search(r"Maximum grant per trainee:</span> <del>15000.00</del> → <ins>16000.00</ins>", html)
     assert "Federal offer" not in html
 
