@@ -3,13 +3,14 @@
 from decimal import Decimal
 
 from django import forms
+from django.core.validators import RegexValidator
 from django.utils.translation import gettext_lazy as _
 
 from config.numbers import format_date
 from grants.selectors import OfferChoice
 from negotiations.forms import RefuseControlCharacters
 from negotiations.models import Negotiation
-from negotiations.offer_forms import FractionField, OfferTermsForm
+from negotiations.offer_forms import FiscalYearField, FractionField, OfferTermsForm
 from negotiations.validators import validate_record_date
 
 STATUS_QUO = "status-quo"
@@ -83,9 +84,9 @@ class ScenarioForm(OfferTermsForm):
     participation = FractionField(label=_("Employer participation"), required=False, min_value=0, max_value=1,
                                        max_digits=11, decimal_places=10,
                                        help_text=_("Between 0 and 1; empty: every employer pays its share."))
-    fiscal_year = forms.RegexField(label=_("Fiscal year"), required=False, regex=r"^\d{4}-\d{2}$", max_length=7,
-                                   error_messages={"invalid": _("Write a fiscal year like 2015-16.")},
-                                   help_text=_("Such as 2015-16; empty: the year at full scale."))
+    fiscal_year = FiscalYearField(label=_("Fiscal year"), required=False, max_length=7,
+                                  validators=[RegexValidator(r"^\d{4}-\d{2}$", _("Write a fiscal year like 2015-16."))],
+                                  help_text=_("Such as 2015-16; empty: the year at full scale."))
 
     OWN_FIELDS = ("title", "negotiation", "tabled_on", "participation", "fiscal_year")
     FIELDS_ABOVE_TERMS = (*OWN_FIELDS, "responds_to")

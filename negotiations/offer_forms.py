@@ -139,6 +139,31 @@ class FractionField(TypedDecimalField):
         return super().to_python(money.decimal_point(value) if isinstance(value, str) else value)
 
 
+class FiscalYearField(forms.CharField):
+    """A fiscal year as people type it: 2014-15 as the record keeps it, or 2014-2015 as the French pages write it
+    (an en dash or a slash for the hyphen, too), kept as 2014-15. Anything else is given back as typed, for the
+    form's own rule to refuse."""
+
+    def to_python(self, value):
+        return short_fiscal_year(super().to_python(value))
+
+
+def short_fiscal_year(text: str) -> str:
+    """``text`` as the record writes a fiscal year (2014-15) when it is one written otherwise, else as it is."""
+    match = _LONG_FISCAL_YEAR.fullmatch(text.strip())
+    if match is None:
+        return text
+    first, last = match[1], match[2]
+    if len(last) == 4:
+        if int(last) != int(first) + 1:
+            return text
+        last = last[2:]
+    return f"{first}-{last}"
+
+
+_LONG_FISCAL_YEAR = re.compile(r"(\d{4})\s*[-‐‑–—/]\s*(\d{2}|\d{4})")
+
+
 def _money_field(label, *, max_digits=12, required=True, help_text=""):
     # No min_value: a negative amount is refused by check_terms, with the admin's wording.
     return MoneyField(
@@ -207,7 +232,7 @@ class OfferTermsForm(RefuseControlCharacters, forms.Form):
         for row in range(PHASE_IN_ROWS):
             # Only the first row shows an example, so empty rows do not look filled in.
             example = {"year": "2014-15", "fraction": "0.15"} if row == 0 else {"year": "", "fraction": ""}
-            self.fields[f"phase_in_year_{row}"] = forms.CharField(
+            self.fields[f"phase_in_year_{row}"] = FiscalYearField(
                 label=_("Fiscal year"), required=False, max_length=7,
                 widget=forms.TextInput(attrs={"placeholder": example["year"], "size": 7}),
             )

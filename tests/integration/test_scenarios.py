@@ -146,6 +146,19 @@ def test_a_comparison_puts_both_sides_in_the_scenario_s_year_and_says_so(client,
     assert "Les deux en 2014-2015" in french
 
 
+def test_a_fiscal_year_is_taken_as_the_french_pages_write_it(client, cjg, editor):
+    # The French pages write 2016-2017; typed so, the form said "at most 7 characters" and "write it like 2015-16".
+    client.force_login(editor)
+    response = client.post("/fr/scenarios/new", offer_post(**{
+        "title": TITLE, "tabled_on": "2014-01-29", "fiscal_year": "2016-2017",
+        "phase_in_year_0": "2014-2015", "phase_in_fraction_0": "0,5", "phase_in_year_1": "2015-2016",
+        "phase_in_fraction_1": "1"}))
+    assert response.status_code == 302, response.context["form"].errors
+    scenario = Scenario.objects.get()
+    assert scenario.fiscal_year == "2016-17"
+    assert [year for year, _fraction in scenario.phase_in] == ["2014-15", "2015-16"]
+
+
 def test_handed_over_from_the_offer_form_it_asks_for_a_title_without_refusing_anything(client, cjg, editor):
     # "Save as scenario" landed on a form already saying "Title: Give the scenario a title" and "As of: required".
     client.force_login(editor)
