@@ -97,7 +97,8 @@ class SelectedRowsChecked:
 class AddressesChecked:
     """A list's filter or a history version's address that no row can match is refused as Django refuses a bad
     filter, not with a 500: ``?pk__in=99999999999999999999`` or ``?date__year=`` as large overflowed SQLite's
-    integers when the list was read, and ``…/history/zz/`` (simple_history) was looked up as a number."""
+    integers when the list was read, and ``…/history/zz/`` and ``…/zz/history/`` (simple_history) were looked up as
+    numbers."""
 
     def get_changelist_instance(self, request):
         try:
@@ -110,6 +111,12 @@ class AddressesChecked:
         if not (is_stored_key(self.model._meta.pk, unquote(object_id)) and is_stored_key(history._meta.pk, version_id)):
             raise Http404
         return super().history_form_view(request, object_id, version_id, extra_context=extra_context)
+
+    def history_view(self, request, object_id, extra_context=None):
+        # (simple_history's list of versions looked ``…/abc/history/`` up as a number: a 500.)
+        if not is_stored_key(self.model._meta.pk, unquote(object_id)):
+            raise Http404
+        return super().history_view(request, object_id, extra_context=extra_context)
 
 
 def titled_filter(field_path: str, title):

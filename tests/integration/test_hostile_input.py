@@ -312,6 +312,13 @@ def test_an_admin_history_version_that_is_no_key_is_not_found(client, cjg, logge
     assert client.get(f"/admin/negotiations/source/{source.pk}/history/{version}/").status_code == 200
 
 
+@pytest.mark.parametrize("url", ["negotiations/person/abc/history/", "negotiations/statement/1.5/history/",
+                                 "negotiations/offer/99999999999999999999/history/", "grants/scenario/zz/history/",
+                                 "alerts/follow/-/history/"])
+def test_the_admin_history_of_an_address_that_is_no_key_is_not_found(client, cjg, logged_in_superuser, url):
+    assert client.get(f"/admin/{url}").status_code == 404  # it was a 500
+
+
 @pytest.mark.parametrize("evidence", ["99999999999999999999", "-99999999999999999999", "9223372036854775808"])
 def test_evidence_no_row_can_have_is_an_invalid_choice_next_to_it(client, cjg, logged_in_superuser, evidence):
     # The number overflowed SQLite's integers when the statements were looked up: a 500.
