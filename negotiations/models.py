@@ -566,6 +566,32 @@ class Offer(TermFields):
     def __str__(self):
         return self.title
 
+    def clean(self):
+        super().clean()
+        if problem := self._answering_problem():
+            raise ValidationError({"responds_to": problem})
+
+    def _answering_problem(self) -> str | None:
+        """Why this offer cannot answer the one it names, or None: an offer answers an earlier offer (or one of the
+        same day), never itself, and never one that answers it, directly or through others (a loop)."""
+        answered = self.responds_to if self.responds_to_id is not None else None
+        if answered is None:
+            return None
+        if self.pk is not None and answered.pk == self.pk:
+            return _("An offer cannot answer itself.")
+        if self.tabled_on is not None and answered.tabled_on > self.tabled_on:
+            return _("“%(title)s” was tabled on %(answered)s, after this offer (%(tabled)s): an offer answers an "
+                     "earlier one.") % {"title": answered.title, "answered": _day(answered.tabled_on, answered.date_precision),
+                                        "tabled": _day(self.tabled_on, self.date_precision)}
+        seen, current = {answered.pk}, answered
+        while self.pk is not None and current.responds_to_id is not None and current.responds_to_id not in seen:
+            if current.responds_to_id == self.pk:
+                return _("“%(title)s” already answers this offer, directly or through others: answering it back would "
+                         "make a loop.") % {"title": answered.title}
+            seen.add(current.responds_to_id)
+            current = Offer.objects.only("pk", "responds_to").get(pk=current.responds_to_id)
+        return None
+
     def dated_title(self) -> str:
         """The offer as a choice names it: its date in words first, then its title."""
         return f"{_day(self.tabled_on, self.date_precision)} · {self.title}"

@@ -176,6 +176,34 @@ def test_a_refused_save_lists_its_problems_from_the_top_of_the_page_down(client,
     assert targets[0] == "id_title"
 
 
+def test_an_offer_answers_an_earlier_one_never_a_later_one_nor_one_that_answers_it(client, budget, offer_editor):
+    # The December 2013 offer could be made to answer February 2014's, which answered it: a loop.
+    december = OfferFactory(slug="december", title="December offer", tabled_on=datetime.date(2013, 12, 24),
+                            responds_to=budget, negotiation=budget.negotiation)
+    february = OfferFactory(slug="february", title="February offer", tabled_on=datetime.date(2014, 2, 4),
+                            responds_to=december, negotiation=budget.negotiation)
+    client.force_login(offer_editor)
+    edit = reverse("negotiations:offer_edit", args=[december.slug])
+    response = client.post(edit, offer_post(title="December offer", slug="december", tabled_on="2013-12-24",
+                                            version=str(december.version), responds_to="february"))
+    assert response.status_code == 200
+    assert response.context["form"].errors["responds_to"] == [
+        "“February offer” was tabled on February 4, 2014, after this offer (December 24, 2013): "
+        "an offer answers an earlier one."]
+    december.refresh_from_db()
+    assert december.responds_to == budget
+
+    # The same day: allowed unless it closes a loop.
+    february.tabled_on = datetime.date(2013, 12, 24)
+    february.save()
+    response = client.post(edit, offer_post(title="December offer", slug="december", tabled_on="2013-12-24",
+                                            version=str(december.version), responds_to="february"))
+    assert response.context["form"].errors["responds_to"] == [
+        "“February offer” already answers this offer, directly or through others: answering it back would make a loop."]
+    december.refresh_from_db()
+    assert december.responds_to == budget
+
+
 def test_errors_keep_every_typed_value(client, budget, offer_editor):
     client.force_login(offer_editor)
     response = client.post(reverse("negotiations:offer_new"), offer_post(
