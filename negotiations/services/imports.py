@@ -227,8 +227,10 @@ def source_update(*, actor: AbstractBaseUser | None, article_import: ArticleImpo
     """The editor's corrections to the proposed source. A publication date given or changed dates again the quotes
     still to review ("Wednesday" needs it), and what the proposal warned of is read again."""
     # (Against the stored row: a form bound to this import has already written what was typed onto it.)
-    stored = ArticleImport.objects.values_list("published_on", "date_precision").get(pk=article_import.pk)
-    redate = (published_on, date_precision) != stored
+    *stored, status = ArticleImport.objects.values_list("published_on", "date_precision", "status").get(pk=article_import.pk)
+    if status == ArticleImport.Status.COMMITTED:
+        raise ImportAlreadyCommitted()  # its statements cite the source as it was: it is the record's now
+    redate = (published_on, date_precision) != tuple(stored)
     article_import.outlet, article_import.title, article_import.author = outlet.strip(), title.strip(), author.strip()
     article_import.published_on, article_import.date_precision, article_import.url = published_on, date_precision, url
     article_import.full_clean()

@@ -92,8 +92,14 @@ def import_source(request, pk):
     form = SourceForm(request.POST, instance=article_import)
     saved = False
     if form.is_valid():
-        services.source_update(actor=request.user, article_import=article_import, **form.cleaned_data)
-        saved = True
+        try:
+            services.source_update(actor=request.user, article_import=article_import, **form.cleaned_data)
+            saved = True
+        except services.ImportAlreadyCommitted as error:
+            if not request.htmx:
+                messages.error(request, str(error))
+                return redirect(article_import)
+            form.add_error(None, str(error))
     if request.htmx:
         response = render(request, "negotiations/import_review.html#source",
                           {"article_import": article_import, "source_form": form, "saved": saved})
