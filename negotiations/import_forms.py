@@ -15,7 +15,12 @@ from negotiations.models import (
     ProposedStatement,
     speaker_role_problem,
 )
-from negotiations.validators import reported_after, validate_not_after_today, validate_record_date
+from negotiations.validators import (
+    ALREADY_IN_LANGUAGE_SPOKEN,
+    reported_after,
+    validate_not_after_today,
+    validate_record_date,
+)
 
 MAX_BYTES = 2_000_000
 
@@ -119,6 +124,8 @@ class ProposalForm(RefuseControlCharacters, forms.ModelForm):
         self.initial["jurisdiction"] = instance.jurisdiction.code if instance.jurisdiction_id else ""
         for name in self.fields:
             self.fields[name].widget.attrs["id"] = f"id_p{instance.pk}_{name}"
+        # What the commit refuses is refused here, next to the quote's own fields (a day to come, say).
+        self.fields["date"].validators.append(validate_not_after_today)
 
     def clean(self):
         cleaned = super().clean()
@@ -128,6 +135,8 @@ class ProposalForm(RefuseControlCharacters, forms.ModelForm):
             problem = speaker_role_problem(cleaned["speaker"], cleaned.get("jurisdiction"))
             if problem:
                 self.add_error("jurisdiction", problem)
+        if cleaned.get("original_language") and cleaned["original_language"] == self.instance.language:
+            self.add_error("original_language", ALREADY_IN_LANGUAGE_SPOKEN)
         if not cleaned.get("date") and "date" not in self.errors:
             self.add_error("date", _("Give the date it was said."))
         published = self.instance.article_import.published_on if self.instance.article_import_id else None

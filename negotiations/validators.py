@@ -12,6 +12,9 @@ from negotiations import bounds
 DATE_RANGE_MESSAGE = _("Give a date between %(earliest)s and %(latest)s.")
 FUTURE_MESSAGE = _("That day has not come yet: give a date no later than today, %(today)s.")
 CONTROL_CHARACTER_MESSAGE = _("Remove the control characters (such as NUL) from this text.")
+# A quote's "language spoken" given as the language it is written in (a statement, an imported quote).
+ALREADY_IN_LANGUAGE_SPOKEN = _("The quote is already in the language spoken; leave this empty unless the quote is a "
+                               "translation.")
 # What a form says when it has taken them out of what was typed (negotiations.forms.RefuseControlCharacters).
 CONTROL_CHARACTERS_TAKEN_OUT = _("This held invisible control characters (pasted from a PDF, say): they are taken out. "
                                  "Check the text and save again.")

@@ -28,6 +28,7 @@ from negotiations.models import (
     Statement,
     speaker_role_problem,
 )
+from negotiations.validators import ALREADY_IN_LANGUAGE_SPOKEN
 
 
 class PositionExists(Exception):
@@ -90,9 +91,7 @@ def statement_record(
     if problem := speaker_role_problem(speaker, jurisdiction):
         errors["jurisdiction"] = problem
     if original_language and original_language == language:
-        errors["original_language"] = _(
-            "The quote is already in the language spoken; leave this empty unless the quote is a translation."
-        )
+        errors["original_language"] = ALREADY_IN_LANGUAGE_SPOKEN
     if errors:
         raise ValidationError(errors)
 

@@ -394,3 +394,42 @@ def test_a_source_described_at_review_as_one_the_record_has_is_linked_to_it(clie
         "published_on": "2013-11-20", "date_precision": "day", "url": ""})
     other.refresh_from_db()
     assert other.source is None
+
+
+def test_the_source_of_a_committed_import_is_not_changed_afterwards(client, negotiation, importer):
+    # After the commit, "Save the source" still said "The source is saved." and rewrote the import's source.
+    article_import, _ = imports.article_import_create(actor=importer, data=LEDGER, negotiation=negotiation)
+    accept_all(article_import, importer)
+    imports.article_import_commit(actor=importer, article_import=article_import)
+    client.force_login(importer)
+    change = {"outlet": "Le Soleil", "title": "Other", "author": "", "published_on": "2015-03-04",
+              "date_precision": "day", "url": ""}
+
+    region = client.post(f"/imports/{article_import.pk}/source", change, headers={"HX-Request": "true"})
+    assert "This import is already committed." in region.content.decode()
+    page = client.post(f"/imports/{article_import.pk}/source", change, follow=True)
+    assert "This import is already committed." in page.content.decode()
+    assert "The source is saved." not in page.content.decode()
+    article_import.refresh_from_db()
+    assert (article_import.outlet, article_import.title) == ("Prairie Ledger", "Ministers spar over apprenticeship fund")
+
+
+@pytest.mark.parametrize(("change", "field", "message"), [
+    ({"date": "2099-02-03"}, "date", "That day has not come yet"),
+    ({"original_language": "en"}, "original_language", "The quote is already in the language spoken"),
+])
+def test_an_edited_quote_is_refused_at_review_for_what_the_commit_would_refuse(
+        client, negotiation, importer, change, field, message):
+    # Accepted at review without a word, then refused by the commit ("Nothing is recorded yet: Quote 1: …").
+    text = "“We will see,” Anne Tardif said on Wednesday."
+    article_import, _ = imports.article_import_create(actor=importer, data=text, negotiation=negotiation)
+    proposal = article_import.proposals.get()
+    client.force_login(importer)
+    form = {"quote": proposal.quote, "speaker": "", "speaker_name": "Anne Tardif", "speaker_role": "",
+            "jurisdiction": "", "date": "2013-11-06", "date_precision": "day", "original_language": "",
+            "decision": "edit", **change}
+    region = client.post(f"/imports/{article_import.pk}/proposals/{proposal.pk}", form,
+                         headers={"HX-Request": "true"}).content.decode()
+    assert message in region
+    proposal.refresh_from_db()
+    assert proposal.decision == ProposedStatement.Decision.PENDING
