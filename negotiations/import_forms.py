@@ -39,8 +39,10 @@ class ArticleForm(forms.Form):
                                          to_field_name="slug")
     published = forms.DateField(label=_("Published on"), required=False, widget=_date_input(),
                                 validators=[validate_record_date, validate_not_after_today],
+                                error_messages={"invalid": _("Write the date as YYYY-MM-DD, such as 2014-01-29.")},
                                 help_text=_("When the article does not say: “Wednesday” is dated from it."))
-    url = forms.URLField(label=_("Address"), required=False, assume_scheme="https")
+    url = forms.URLField(label=_("Address"), required=False, assume_scheme="https",
+                         max_length=ArticleImport._meta.get_field("url").max_length)
 
     def clean(self):
         cleaned = super().clean()

@@ -178,7 +178,14 @@ def test_command_json_dry_run_and_store(negotiation, tmp_path):
     (None, [], "No such file"),
     (b"", [], "empty"),
     (b"\x00\x00\x00binary", [], "binary"),
-    (b"text", ["--published", "yesterday"], "YYYY-MM-DD"),
+    (b"text", ["--published", "yesterday"], "--published: Write the date as YYYY-MM-DD"),
+    # Tracebacks before (an overflow, a ValidationError); an address refused was dropped without a word.
+    (b"text", ["--published", "0001-01-01"], "--published: "),
+    (b"text", ["--dry-run", "--published", "0001-01-01"], "--published: "),
+    (b"text", ["--published", "2999-01-01"], "--published: Give a date between 1900-01-01 and 2100-12-31."),
+    (b"text", ["--published", "2099-01-01"], "--published: That day has not come yet"),
+    (b"text", ["--url", "javascript:alert(1)"], "--url: Enter a valid URL."),
+    (b"text", ["--url", "https://e.com/" + "a" * 1000], "--url: Ensure this value has at most 500 characters"),
 ])
 def test_command_bad_input_is_a_clear_error(negotiation, tmp_path, content, args, message):
     path = tmp_path / "article.txt"
@@ -199,6 +206,9 @@ def test_pages_need_the_statement_permission(client, negotiation):
     ({"text": "   "}, None, "The article is empty"),
     ({"text": ""}, {"file": ("a.bin", b"\x00\x01\x02\x00binary")}, "binary"),
     ({"text": ""}, {"file": ("big.txt", b"a" * 2_000_001)}, "larger than 2 MB"),
+    # An address longer than the record keeps was cut to 500 characters without a word.
+    ({"text": "A word.", "published": "", "url": "https://example.org/a?" + "x" * 600},
+     None, "at most 500 characters (it has 622)"),
 ])
 def test_import_page_bad_input_keeps_the_form(client, negotiation, importer, post, files, field_message):
     from django.core.files.uploadedfile import SimpleUploadedFile

@@ -1,15 +1,16 @@
 """manage.py import_article FILE [--dry-run] [--json]: propose a news article's source and quotes for review."""
 
-import datetime
 import json
 from pathlib import Path
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from negotiations import selectors
 from negotiations.article_import import proposal_json
 from negotiations.article_text import NotText
+from negotiations.import_forms import ArticleForm
 from negotiations.models import Negotiation
 from negotiations.services import imports
 
@@ -35,21 +36,18 @@ class Command(BaseCommand):
             raise CommandError(f"No such file: {path}")
         if path.stat().st_size > MAX_BYTES:
             raise CommandError(f"{path} is larger than {MAX_BYTES // 1_000_000} MB: is it an article?")
-        published = None
-        if options["published"]:
-            try:
-                published = datetime.date.fromisoformat(options["published"])
-            except ValueError:
-                raise CommandError("--published takes a date written YYYY-MM-DD, such as 2014-01-29.") from None
+        # The options are read by the import page's own fields: the same rules, said as the page says them.
+        published = self._option("published", options["published"] or "")
+        url = self._option("url", options["url"] or "")
         data = path.read_bytes()
         try:
             if options["json"] or options["dry_run"]:
-                proposal = imports.propose_for_record(data, published=published, url=options["url"])
+                proposal = imports.propose_for_record(data, published=published, url=url)
             else:
                 negotiation = self._negotiation(options["negotiation"])
                 article_import, created = imports.article_import_create(
                     actor=None, data=data, negotiation=negotiation, filename=path.name, published=published,
-                    url=options["url"])
+                    url=url)
         except NotText as error:
             raise CommandError(f"{path}: {error}") from None
         if options["json"]:
@@ -62,6 +60,13 @@ class Command(BaseCommand):
         verb = "Stored" if created else "Already imported (same text or address); review it at"
         count = article_import.proposals.count()
         self.stdout.write(f"{verb}: {address}{article_import.get_absolute_url()} ({count} quotes proposed)")
+
+    @staticmethod
+    def _option(name: str, value: str):
+        try:
+            return ArticleForm.base_fields[name].clean(value)
+        except ValidationError as error:
+            raise CommandError(f"--{name}: {' '.join(error.messages)}") from None
 
     def _negotiation(self, slug):
         if slug:
