@@ -25,6 +25,7 @@ from config.i18n import language_tag
 from config.numbers import colon
 from negotiations import record_cache, timeline
 from negotiations import search as record_search
+from negotiations.forms import SearchForm
 from negotiations.models import Jurisdiction, Negotiation, Person, Statement
 from negotiations.timeline import EventKind, TimelineEvent
 
@@ -163,10 +164,17 @@ class SearchFeed(_EventFeed):
     """A saved search as a feed: the dated matches (statements, meetings, offers), newest first."""
 
     def get_object(self, request):
-        query = request.GET.get("q", "").strip()
+        form = SearchForm(request.GET)  # the search page's rules (at most 200 characters, no control characters)
+        if not form.is_valid():
+            raise Http404(" ".join(form.errors["q"]))
+        query = form.cleaned_data["q"]
         if not query:
             raise Http404(_("A search feed needs a query: add ?q= and the words to look for."))
         return query
+
+    def feed_url(self, obj: str) -> str:
+        # The address readers subscribe to: the feed's own, with its query (the bare path is a 404).
+        return f"{reverse('negotiations:search_feed')}?{urlencode({'q': obj})}"
 
     def title(self, obj: str) -> str:
         return _("Search: %(query)s") % {"query": obj}

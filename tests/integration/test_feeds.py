@@ -108,6 +108,13 @@ def test_search_feed_has_the_dated_matches_and_needs_a_query(client, world):
     assert missing.status_code == 404
 
 
+def test_a_search_feed_names_its_own_address_with_its_query_and_keeps_the_search_page_s_limit(client, world):
+    # Its "self" link was /search/feed, a 404, where readers subscribe; and any length of words was searched.
+    feed = parse(client.get("/search/feed?q=united+we+stand"))
+    assert feed.find(f"{ATOM}link[@rel='self']").get("href") == "http://testserver/search/feed?q=united+we+stand"
+    assert client.get("/search/feed", {"q": "word " * 1000}).status_code == 404  # as the search page, no search
+
+
 def test_unknown_negotiation_or_jurisdiction_is_404(client, world):
     assert client.get("/negotiations/nothing/feed").status_code == 404
     assert client.get("/jurisdictions/ZZ/feed").status_code == 404
