@@ -7,6 +7,7 @@ from django.core.validators import MaxLengthValidator
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from config.numbers import format_date
 from negotiations import bounds
 
 DATE_RANGE_MESSAGE = _("Give a date between %(earliest)s and %(latest)s.")
@@ -39,7 +40,7 @@ def validate_not_after_today(value) -> None:
         return  # (validate_record_date says what the range is)
     today = timezone.localdate()
     if value > today + datetime.timedelta(days=1):
-        raise ValidationError(FUTURE_MESSAGE % {"today": today.isoformat()}, code="after_today")
+        raise ValidationError(FUTURE_MESSAGE % {"today": format_date(today)}, code="after_today")
 
 
 def reported_after(said: datetime.date, published: datetime.date | None, precision: str) -> bool:

@@ -6,6 +6,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import translation
 
 from negotiations.models import Position, Statement
 from tests.factories import (
@@ -414,6 +415,22 @@ def test_a_statement_dated_after_today_or_its_source_is_refused_next_to_its_date
     assert words in html.split('id="id_date_error"', 1)[1].split("</div>", 1)[0]
     assert "We continue to remain united." in html  # what was typed stays
     assert not Statement.objects.filter(quote="We continue to remain united.").exists()
+
+
+def test_a_day_to_come_is_refused_with_today_written_in_words_in_the_reader_s_language(client, rec, record_editor):
+    # « … au plus tard aujourd'hui, le 2026-12-07 »: today was written as the database writes it.
+    from django.utils import timezone
+
+    from config.numbers import format_date
+
+    client.force_login(record_editor)
+    today = timezone.localdate()
+    for prefix, language in (("", "en"), ("/fr", "fr")):
+        response = client.post(prefix + reverse("negotiations:statement_new"), statement_data(rec, date="2031-03-01"))
+        message = str(response.context["form"].errors["date"])
+        with translation.override(language):
+            assert format_date(today) in message
+        assert today.isoformat() not in message
 
 
 def test_a_position_an_offer_or_a_withdrawal_after_today_is_refused(client, rec, record_editor):
