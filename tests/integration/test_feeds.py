@@ -197,7 +197,7 @@ def test_a_feed_under_fr_is_in_french_with_the_records_french_text_and_french_li
     assert all(item["link"].startswith("http://testserver/fr/") for item in items)
     assert items[2]["link"] == f"http://testserver/fr/offers/{french['offer'].slug}/"
     # The words around the record's own text are French, the dates and colons too.
-    assert "La position est passée de s'oppose à conditionnelle." in summaries[1]
+    assert "La position est passée de «\xa0s'oppose\xa0» à «\xa0conditionnelle\xa0»." in summaries[1]
     assert "Accepterait avec de la souplesse." in summaries[1]
     assert "Would accept" not in summaries[1]
     assert "29 janvier 2014" in summaries[0]
