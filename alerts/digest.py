@@ -4,6 +4,7 @@ The fiscal headline of a new offer is computed here, when the digest is written,
 terms (grants.headline): `negotiations` records the offer and knows nothing of money.
 """
 
+from collections import Counter
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -54,6 +55,15 @@ def _headline_code(follow: Follow | None) -> str | None:
     return None
 
 
+def _language(follows: list[Follow]) -> str:
+    """The language of the follows the digest tells of: the one most of them chose (the latest chosen, on a tie).
+    A reader who follows Ontario in English and a search in French hears of Ontario in English."""
+    if not follows:
+        return settings.LANGUAGE_CODE
+    chosen = Counter(follow.language for follow in follows)
+    return max(follows, key=lambda follow: (chosen[follow.language], follow.created_at)).language
+
+
 def digest_message(*, user, deliveries: list[Delivery], message_id: str) -> EmailMultiAlternatives | None:
     """The digest of `deliveries` for `user`, or None when none of their events is left to tell or the
     reader has no e-mail address (the follows page warns them)."""
@@ -63,7 +73,9 @@ def digest_message(*, user, deliveries: list[Delivery], message_id: str) -> Emai
     follows = {follow.pk: follow for follow in Follow.objects.select_related(
         "negotiation", "jurisdiction", "person").filter(user=user)}
     offers = offers_by_pk(event.offer_id for event in events.values() if event.offer_id)
-    language = max(follows.values(), key=lambda follow: follow.created_at).language if follows else settings.LANGUAGE_CODE
+    told = [follows[delivery.follow_id] for delivery in deliveries
+            if delivery.follow_id in follows and delivery.event_id in events]
+    language = _language(told or list(follows.values()))
     with translation.override(language):
         items = []
         for delivery in deliveries:

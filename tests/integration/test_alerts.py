@@ -174,6 +174,19 @@ def test_a_new_offer_comes_with_its_fiscal_effect_for_the_followed_province(clie
     assert "What it means for ON" in html and "Provincial cost" in html
 
 
+def test_the_digest_is_in_the_language_of_the_follows_it_tells_of(world):
+    # Ontario followed in English, then a person and a search in French: news of Ontario alone came in French.
+    reader = UserFactory()
+    Follow.objects.create(user=reader, jurisdiction=world["ontario"], language="en")
+    Follow.objects.create(user=reader, person=PersonFactory(name="Jason Kenney", slug="jason-kenney"), language="fr")
+    Follow.objects.create(user=reader, query="apprenticeship", language="fr")
+    statement(world, "Quote 1")
+    send_alerts()
+    [message] = mail.outbox
+    assert message.extra_headers["Content-Language"] == "en"
+    assert "change in what you follow" in message.subject
+
+
 def test_the_digest_is_in_the_readers_language_and_can_be_stopped_without_signing_in(client, world):
     reader = UserFactory()
     Follow.objects.create(user=reader, negotiation=world["negotiation"], language="fr")
