@@ -187,6 +187,22 @@ def test_the_digest_is_in_the_language_of_the_follows_it_tells_of(world):
     assert "change in what you follow" in message.subject
 
 
+def test_the_french_digest_cites_the_source_alike_in_its_text_and_its_html(world):
+    # The text gave the French translation of the title between “ ”, the HTML the title as published between « ».
+    reader = UserFactory()
+    Follow.objects.create(user=reader, negotiation=world["negotiation"], language="fr")
+    said = statement(world, "We remain united.")
+    said.source.title_en, said.source.title_fr = "Provinces stand firm", "Les provinces tiennent bon"
+    said.source.save()
+    send_alerts()
+    [message] = mail.outbox
+    html = message.alternatives[0][0]
+    for text in (message.body, html.replace("&nbsp;", "\xa0")):
+        assert "«\xa0Provinces stand firm\xa0»" in text
+        assert "Les provinces tiennent bon" not in text and "“" not in text
+    assert "«\xa0We remain united.\xa0»" in message.body
+
+
 def test_the_digest_is_in_the_readers_language_and_can_be_stopped_without_signing_in(client, world):
     reader = UserFactory()
     Follow.objects.create(user=reader, negotiation=world["negotiation"], language="fr")
