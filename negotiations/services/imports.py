@@ -72,12 +72,10 @@ def text_hash(text: str) -> str:
     return hashlib.sha256(normalize_quote(text).encode("utf-8")).hexdigest()
 
 
-def find_import(*, text: str, url: str = "") -> ArticleImport | None:
-    """The import of the same article (same words, or same address) if there is one."""
-    found = ArticleImport.objects.filter(text_hash=text_hash(text)).first()
-    if found is None and url:
-        found = ArticleImport.objects.filter(url=url).first()
-    return found
+def find_import(*, text: str) -> ArticleImport | None:
+    """The import of the same words, if there is one. Not of the same address: an article is updated at its
+    address, and the text pasted, other than the one imported, was thrown away for the earlier import's."""
+    return ArticleImport.objects.filter(text_hash=text_hash(text)).first()
 
 
 def source_in_record(*, url: str, title: str, published_on: datetime.date | None) -> Source | None:
@@ -163,7 +161,7 @@ def article_import_create(
     same person) are not proposed again.
     """
     article = read_article(data)
-    existing = find_import(text=article.text, url=url)
+    existing = find_import(text=article.text)
     if existing is not None:
         return existing, False
     proposal = propose_for_record(article, published=published, url=url, outlet=outlet, title=title)

@@ -157,6 +157,16 @@ def test_reimport_finds_the_import_and_known_quotes_are_not_proposed_again(negot
     assert any("already in the record" in warning for warning in fresh.warnings)
 
 
+def test_another_text_at_an_address_already_imported_is_taken_in_not_thrown_away(negotiation, importer):
+    # The earlier import was shown instead, "imported before", and the text pasted was gone.
+    first, _ = imports.article_import_create(actor=importer, data=LEDGER, negotiation=negotiation,
+                                             url="https://example.com/a")
+    updated, created = imports.article_import_create(actor=importer, data=LEDGER.replace(b"this week", b"this month"),
+                                                     negotiation=negotiation, url="https://example.com/a")
+    assert created and updated.pk != first.pk
+    assert "this month" in updated.text
+
+
 def test_command_json_dry_run_and_store(negotiation, tmp_path):
     out = io.StringIO()
     call_command("import_article", str(ARTICLES / "ledger_utf8.html"), "--json", stdout=out)

@@ -57,7 +57,7 @@ class Command(BaseCommand):
             self._summary(proposal)
             return
         address = settings.SITE_URL.rstrip("/") if getattr(settings, "SITE_URL", "") else ""
-        verb = "Stored" if created else "Already imported (same text or address); review it at"
+        verb = "Stored" if created else "Already imported (the same text); review it at"
         count = article_import.proposals.count()
         self.stdout.write(f"{verb}: {address}{article_import.get_absolute_url()} ({count} quotes proposed)")
 
