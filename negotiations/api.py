@@ -231,14 +231,17 @@ class TimelineFilters(Schema):
             summary="A jurisdiction's timeline")
 @paginate(LimitOffset, pass_parameter="page")
 def jurisdiction_timeline_events(request, code: str, filters: Query[TimelineFilters], **kwargs):
-    """A jurisdiction's dated positions, statements, meetings and offers, newest first (at most seven queries)."""
+    """A jurisdiction's dated positions, statements, meetings and offers, newest first (at most seven queries, one
+    more with a negotiation)."""
     # Only two letters reach the database: any other code is unknown, whatever it holds.
     jurisdiction = Jurisdiction.objects.filter(code=code.upper()).first() if re.fullmatch(CODE_PATTERN, code) else None
     if jurisdiction is None:
         raise Http404(_("No jurisdiction has the code '%(code)s'.") % {"code": code})
+    # A slug no negotiation has is 422, as the parameter says (it answered an empty list).
+    negotiation = _negotiation_named(filters.negotiation)
     events, count = jurisdiction_timeline(
         jurisdiction=jurisdiction,
-        negotiation_slug=filters.negotiation,
+        negotiation_slug=negotiation.slug if negotiation else None,
         kinds=[filters.kind] if filters.kind else None,
         offset=kwargs["page"].offset,
         limit=kwargs["page"].limit,

@@ -518,6 +518,8 @@ def test_unknown_slug_code_or_path_is_a_json_404(client, budget_2013, url):
     ("/api/statements", {"speaker": "a\x00b"}, "speaker"),
     ("/api/statements", {"negotiation": "not a slug"}, "negotiation"),
     ("/api/jurisdictions/ON/timeline", {"kind": "rumour"}, "kind"),
+    # A slug no negotiation has, as the parameter's description says (it answered an empty list).
+    ("/api/jurisdictions/ON/timeline", {"negotiation": "nope"}, "negotiation"),
 ])
 def test_bad_parameter_is_a_422_naming_it(client, budget_2013, url, params, parameter):
     body = get(client, url, expect=422, **params)
