@@ -98,10 +98,28 @@ def _distance(a, b):
     return 0 if a == b else 1
 
 
-def _kind(before, after, target) -> str:
+def _phase_in_distance(a, b):
+    """How far apart two phase-ins are: over every year either names, how much the share of the full scale
+    differs (a year before a phase-in's first is at 0, after its last at 1; no phase-in is full scale every year).
+    A slower start is then closer to a slower one: November's phase-in came closer to the provinces' longer one,
+    where every change of a phase-in read as a mere move."""
+    years = sorted({year for year, _share in (a or ())} | {year for year, _share in (b or ())})
+    return sum(abs(_share_in(a, year) - _share_in(b, year)) for year in years)
+
+
+def _share_in(phase_in, year: str) -> Decimal:
+    if not phase_in:
+        return Decimal(1)
+    steps = dict(phase_in)
+    if year in steps:
+        return Decimal(steps[year])
+    return Decimal(0) if year < min(steps) else Decimal(1)
+
+
+def _kind(before, after, target, distance=_distance) -> str:
     if target is None:
         return MOVED
-    was, now = _distance(before, target), _distance(after, target)
+    was, now = distance(before, target), distance(after, target)
     if now < was:
         return CONCEDED
     if now > was:
@@ -128,7 +146,8 @@ def concessions(rounds: Sequence[Round], pt_codes: Sequence[str]) -> Concessions
             for previous, current in zip(own, own[1:]):
                 if previous.value != current.value:
                     moves.append(Move(party, path, current.offer, current.tabled_on, previous.value, current.value,
-                                      _kind(previous.value, current.value, target)))
+                                      _kind(previous.value, current.value, target,
+                                            _phase_in_distance if path == "phase_in" else _distance)))
     moves.sort(key=lambda m: (m.tabled_on, paths.index(m.term)))
     gaps = ()
     if len(latest) == len(PARTIES):

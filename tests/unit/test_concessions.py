@@ -48,3 +48,19 @@ def test_the_gap_is_the_terms_on_which_the_latest_offers_differ():
 
 def test_one_side_alone_has_no_gap():
     assert concessions(rounds()[:2], PT).gaps == ()
+
+
+def test_a_slower_phase_in_is_a_concession_to_a_side_that_asks_for_a_longer_one():
+    # "Phase-in — → 25% in 2014-15 … (moved)": every change of a phase-in read as a mere move.
+    november = replace(BUDGET, phase_in=(("2014-15", D("0.25")), ("2015-16", D("0.5")), ("2016-17", D("0.75")),
+                                         ("2017-18", D(1))))
+    longer = replace(COUNTER, phase_in=(("2014-15", D("0.125")), ("2015-16", D("0.25")), ("2016-17", D("0.5")),
+                                        ("2017-18", D("0.75")), ("2018-19", D(1))))
+    result = concessions([
+        Round("budget", "Budget", datetime.date(2013, 3, 21), FEDERAL, BUDGET),
+        Round("nov", "November", datetime.date(2013, 11, 8), FEDERAL, november),
+        Round("dec", "December", datetime.date(2013, 12, 24), FEDERAL, DECEMBER),
+        Round("counter", "Counter", datetime.date(2014, 1, 28), PROVINCES, longer),
+    ], PT)
+    phase_in = {m.offer: m.kind for m in result.moves_of(FEDERAL) if m.term == "phase_in"}
+    assert phase_in == {"nov": CONCEDED, "dec": HARDENED}
