@@ -24,12 +24,21 @@ def _chart(term: rules.TermRounds) -> dict:
     return {
         "format": "percent" if is_share(term.term) else "money",
         "labels": [format_date(v.tabled_on) for v in term.rounds],
-        "series": [
-            {"key": party, "label": str(PARTY_LABELS[party]),
-             "values": [None if v.value is None or v.party != party else str(v.value) for v in term.rounds]}
-            for party in rules.PARTIES
-        ],
+        "series": [{"key": party, "label": str(PARTY_LABELS[party]), "values": _carried(term, party)}
+                   for party in rules.PARTIES],
     }
+
+
+def _carried(term: rules.TermRounds, party: str) -> list[str | None]:
+    """The side's value at each offer: its own latest offer's, carried forward; None before its first offer and
+    where its latest offer has none (the line stops: December's offer dropped the employer's minimum share, which
+    the line, spanning every gap, drew as kept)."""
+    values, current = [], None
+    for value in term.rounds:
+        if value.party == party:
+            current = value.value
+        values.append(None if current is None else str(current))
+    return values
 
 
 @require_safe

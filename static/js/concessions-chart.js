@@ -1,6 +1,6 @@
 // The negotiation page's step charts (no inline script: the CSP forbids it): each
 // <canvas data-steps="ID"> is drawn from the JSON in <script type="application/json" id="ID">,
-// one stepped line per side, carried forward between its own offers.
+// one stepped line per side, carried forward between its own offers (the page gives each point its value).
 (function () {
   "use strict";
 
@@ -35,7 +35,9 @@
             borderColor: colours[series.key] || "#64748b",
             backgroundColor: colours[series.key] || "#64748b",
             stepped: "before",
-            spanGaps: true,
+            // Each value is carried forward already (negotiations.views.deal): a gap is a term the side's offer
+            // does not have, and the line stops there.
+            spanGaps: false,
           };
         }),
       },

@@ -92,3 +92,17 @@ def test_the_step_charts_write_figures_in_the_page_s_language(page, live_server,
     assert all("$" in label or "%" in label for label in labels), labels
     assert not any(re.search(r"\d,\d{3}|\d\.\d", label) for label in labels), labels  # no English grouping or point
     assert any(re.search(r"\d[\u00a0\u202f]%", label) for label in labels), labels  # the employer share: "15 %"
+
+
+def test_a_step_chart_draws_no_line_where_a_side_s_offer_drops_the_term(page, live_server, cjg_data, no_favicon):
+    # December's offer has no employer minimum share; Ottawa's line ran on at 15 % through it (the chart spanned
+    # every gap). It now stops: no point drawn for Ottawa after November.
+    no_favicon(page)
+    page.goto(f"{live_server.url}/negotiations/canada-job-grant/")
+    page.wait_for_function("() => [...document.querySelectorAll('canvas[data-steps]')].every(c => Chart.getChart(c))")
+    drawn = page.evaluate("""() => Chart.getChart(document.querySelector('figure[data-term="employer_min_share"] canvas'))
+        .data.datasets[0].data""")
+    assert drawn == [None, 0.15, None, None]
+    spans = page.evaluate("""() => Chart.getChart(document.querySelector('figure[data-term="employer_min_share"] canvas'))
+        .data.datasets.map(dataset => dataset.spanGaps)""")
+    assert spans == [False, False]

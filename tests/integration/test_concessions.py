@@ -55,6 +55,26 @@ def test_the_comparison_goes_year_by_year_with_one_year_selector(client, cjg):
     assert 'aria-describedby="fiscal-year-help fiscal_year-error"' in fiscal and '<option value="2017-18"' in fiscal
 
 
+def test_a_step_chart_stops_ottawa_s_line_where_its_offer_drops_a_term(client, cjg):
+    # December's offer has no employer minimum share: the chart drew Ottawa's 15 % carried on through December.
+    import json
+    import re
+
+    html = client.get("/negotiations/canada-job-grant/").content.decode()
+    figure = html.split('<figure data-term="employer_min_share">', 1)[1].split("</figure>", 1)[0]
+    data = json.loads(re.search(r'<script id="steps-\d+" type="application/json">(.*?)</script>', figure, re.S).group(1))
+    ottawa = next(series["values"] for series in data["series"] if series["key"] == "federal")
+    provinces = next(series["values"] for series in data["series"] if series["key"] == "provinces")
+    assert data["labels"] == ["March 21, 2013", "November 8, 2013", "December 24, 2013", "February 4, 2014"]
+    assert ottawa == [None, "0.150", None, None]  # none in Budget 2013; 15 % in November; none again in December
+    assert provinces == [None, None, None, "0.150"]
+    # A side's value is carried forward to the other side's offers, from its own latest offer.
+    figure = html.split('<figure data-term="split.federal">', 1)[1].split("</figure>", 1)[0]
+    data = json.loads(re.search(r'<script id="steps-\d+" type="application/json">(.*?)</script>', figure, re.S).group(1))
+    ottawa = next(series["values"] for series in data["series"] if series["key"] == "federal")
+    assert ottawa[-1] == ottawa[-2] is not None  # December's, at the provinces' February offer
+
+
 def test_a_withdrawn_offer_is_no_round_and_no_side_s_latest(client, cjg):
     # Withdrawing the P/Ts' counter-proposal left it the provinces' latest offer: the gap, and what each P/T must
     # find, were reckoned against an offer no longer on the table.
