@@ -568,10 +568,10 @@ class Offer(TermFields):
 
     def clean(self):
         super().clean()
-        if problem := self._answering_problem():
+        if problem := self.answering_problem():
             raise ValidationError({"responds_to": problem})
 
-    def _answering_problem(self) -> str | None:
+    def answering_problem(self) -> str | None:
         """Why this offer cannot answer the one it names, or None: an offer answers an earlier offer (or one of the
         same day), never itself, and never one that answers it, directly or through others (a loop)."""
         answered = self.responds_to if self.responds_to_id is not None else None
