@@ -70,6 +70,27 @@ def phone_page(browser):
     context.close()
 
 
+@pytest.fixture
+def page_at(browser):
+    """Open a page at a width of one's choosing, ``page_at(320)`` (900 px high), its request for /favicon.ico
+    answered with a 204; it is closed after the test."""
+    contexts = []
+
+    def open_page(width: int):
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        contexts.append(context)
+        page = context.new_page()
+        page.route("**/favicon.ico", lambda route: route.fulfill(status=204))
+        _track_requests(page)
+        return page
+
+    yield open_page
+    for context in contexts:
+        for page in context.pages:
+            _settle(page)
+        context.close()
+
+
 def _track_requests(page) -> None:
     page._in_flight = set()
     page.on("request", lambda r: page._in_flight.add(r))

@@ -83,105 +83,90 @@ LANDMARK_PAGES = ["/", "/offers/pt-counter-jan-2014/", "/offers/federal-dec-2013
 
 @pytest.mark.parametrize("prefix", ["", "/fr"])
 @pytest.mark.parametrize("width", [1280, 320])
-def test_each_landmark_has_a_name_of_its_own(browser, live_server, cjg_data, width, prefix):
-    context = browser.new_context(viewport={"width": width, "height": 900})
-    page = context.new_page()
-    page.route("**/favicon.ico", lambda route: route.fulfill(status=204))
+def test_each_landmark_has_a_name_of_its_own(page_at, live_server, cjg_data, width, prefix):
+    page = page_at(width)
     problems = []
-    try:
-        for address in LANDMARK_PAGES:
-            page.goto(f"{live_server.url}{prefix}{address}")
-            page.wait_for_load_state("networkidle")
-            violations = axe_violations(page, ["landmark-unique"])
-            if violations:
-                problems.append(describe_violations(f"{prefix}{address} at {width}px", violations))
-            # Every framed table that scrolls is still reached and named (as a region), as before.
-            unnamed = page.evaluate("""() => [...document.querySelectorAll('.table-wrap, .table-scroll')]
-                .filter(frame => frame.scrollWidth > frame.clientWidth + 1)
-                .filter(frame => frame.getAttribute('role') !== 'region' || frame.tabIndex !== 0
-                                 || !(frame.getAttribute('aria-label') || frame.getAttribute('aria-labelledby')))
-                .map(frame => frame.outerHTML.slice(0, 120))""")
-            if unnamed:
-                problems.append(f"{prefix}{address} at {width}px: frames that scroll, unnamed or unreachable: {unnamed}")
-        # The overview's section "Where each government stands" stays a named region when its table fits.
-        if width == 1280:
-            page.goto(f"{live_server.url}{prefix}/")
-            expect(page.locator("section:has(#stances-heading)")).to_have_attribute("aria-labelledby", "stances-heading")
-    finally:
-        context.close()
+    for address in LANDMARK_PAGES:
+        page.goto(f"{live_server.url}{prefix}{address}")
+        page.wait_for_load_state("networkidle")
+        violations = axe_violations(page, ["landmark-unique"])
+        if violations:
+            problems.append(describe_violations(f"{prefix}{address} at {width}px", violations))
+        # Every framed table that scrolls is still reached and named (as a region), as before.
+        unnamed = page.evaluate("""() => [...document.querySelectorAll('.table-wrap, .table-scroll')]
+            .filter(frame => frame.scrollWidth > frame.clientWidth + 1)
+            .filter(frame => frame.getAttribute('role') !== 'region' || frame.tabIndex !== 0
+                             || !(frame.getAttribute('aria-label') || frame.getAttribute('aria-labelledby')))
+            .map(frame => frame.outerHTML.slice(0, 120))""")
+        if unnamed:
+            problems.append(f"{prefix}{address} at {width}px: frames that scroll, unnamed or unreachable: {unnamed}")
+    # The overview's section "Where each government stands" stays a named region when its table fits.
+    if width == 1280:
+        page.goto(f"{live_server.url}{prefix}/")
+        expect(page.locator("section:has(#stances-heading)")).to_have_attribute("aria-labelledby", "stances-heading")
     assert not problems, "\n\n".join(problems)
 
 
 @pytest.mark.parametrize("prefix", ["", "/fr"])
 @pytest.mark.parametrize("width", [320, 390])
-def test_the_quebec_offer_cards_show_every_figure_whole(browser, live_server, cjg_data, width, prefix):
+def test_the_quebec_offer_cards_show_every_figure_whole(page_at, live_server, cjg_data, width, prefix):
     # At 320 px, in French, "dont remplacement des EMT : 69 590 000 $" ran past the card's right edge: the
     # frame scrolled sideways, a figure cut off at the edge of the screen.
-    context = browser.new_context(viewport={"width": width, "height": 900})
-    page = context.new_page()
-    page.route("**/favicon.ico", lambda route: route.fulfill(status=204))
-    try:
-        page.goto(f"{live_server.url}{prefix}/jurisdictions/QC/")
-        cards = page.locator("#jurisdiction-offers table.cards-on-phone")
-        expect(cards.locator("tbody tr").first).to_be_visible()
-        placed = page.evaluate("""() => {
-            const frame = document.querySelector('#jurisdiction-offers .table-scroll');
-            const edge = frame.getBoundingClientRect().right;
-            const out = [...frame.querySelectorAll('tbody td, tbody th')]
-                .filter(cell => cell.getBoundingClientRect().right > edge + 0.5 || cell.scrollWidth > cell.clientWidth + 1)
-                .map(cell => cell.textContent.trim().slice(0, 60));
-            return {scrolls: frame.scrollWidth > frame.clientWidth + 1, out};
+    page = page_at(width)
+    page.goto(f"{live_server.url}{prefix}/jurisdictions/QC/")
+    cards = page.locator("#jurisdiction-offers table.cards-on-phone")
+    expect(cards.locator("tbody tr").first).to_be_visible()
+    placed = page.evaluate("""() => {
+        const frame = document.querySelector('#jurisdiction-offers .table-scroll');
+        const edge = frame.getBoundingClientRect().right;
+        const out = [...frame.querySelectorAll('tbody td, tbody th')]
+            .filter(cell => cell.getBoundingClientRect().right > edge + 0.5 || cell.scrollWidth > cell.clientWidth + 1)
+            .map(cell => cell.textContent.trim().slice(0, 60));
+        return {scrolls: frame.scrollWidth > frame.clientWidth + 1, out};
+    }""")
+    assert placed == {"scrolls": False, "out": []}
+    # Each figure is whole on one line (its spaces do not break), its label before it or on the line above.
+    for figure in cards.locator("td.num").all():
+        text = figure.evaluate("""cell => {
+            const range = document.createRange();
+            range.selectNodeContents(cell);
+            return [cell.textContent, new Set([...range.getClientRects()].map(box => Math.round(box.bottom))).size];
         }""")
-        assert placed == {"scrolls": False, "out": []}
-        # Each figure is whole on one line (its spaces do not break), its label before it or on the line above.
-        for figure in cards.locator("td.num").all():
-            text = figure.evaluate("""cell => {
-                const range = document.createRange();
-                range.selectNodeContents(cell);
-                return [cell.textContent, new Set([...range.getClientRects()].map(box => Math.round(box.bottom))).size];
-            }""")
-            assert text[1] == 1, text
-    finally:
-        context.close()
+        assert text[1] == 1, text
 
 
 @pytest.mark.parametrize("prefix", ["", "/fr"])
 @pytest.mark.parametrize("width", [1280, 390])
-def test_opening_withdraw_leaves_the_offer_buttons_in_place(browser, live_server, cjg_data, editor_login, width, prefix):
+def test_opening_withdraw_leaves_the_offer_buttons_in_place(page_at, live_server, cjg_data, editor_login, width, prefix):
     # The form opened inside the row of buttons: "Fiscal effect", "Edit" and "Log an answer to it" dropped to the
     # middle of the open form's height (or "Withdraw…" jumped to another line).
-    context = browser.new_context(viewport={"width": width, "height": 900})
-    page = context.new_page()
-    page.route("**/favicon.ico", lambda route: route.fulfill(status=204))
-    try:
-        editor_login(page)
-        page.goto(f"{live_server.url}{prefix}/offers/federal-dec-2013/")
-        row = page.locator(".offer-actions")
-        where = """row => [...row.querySelectorAll(':scope > [role=button], :scope > details > summary')].map(el => {
-            const box = el.getBoundingClientRect();
-            return [el.textContent.trim(), Math.round(box.left), Math.round(box.top)];
-        })"""
-        before = row.evaluate(where)
-        assert len(before) == 4  # Fiscal effect, Edit, Log an answer to it, Withdraw…
-        summary = row.locator("details.withdraw > summary")
-        summary.click()
-        form = row.locator("details.withdraw form")
-        expect(form).to_be_visible()
-        assert row.evaluate(where) == before
-        # The form opens under "Withdraw…", over none of the buttons, and fits the page.
-        boxes = page.evaluate("""() => {
-            const box = (el) => { const b = el.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
-            return {form: box(document.querySelector('.offer-actions details.withdraw form')),
-                    summary: box(document.querySelector('.offer-actions details.withdraw > summary')),
-                    buttons: [...document.querySelectorAll('.offer-actions > [role=button]')].map(box)};
-        }""")
-        assert boxes["form"][1] >= boxes["summary"][3]
-        assert boxes["form"][2] <= width
-        for left, top, right, bottom in boxes["buttons"]:
-            form_left, form_top, form_right, form_bottom = boxes["form"]
-            assert right <= form_left or left >= form_right or bottom <= form_top or top >= form_bottom
-        summary.click()  # closed again: still in place
-        expect(form).to_be_hidden()
-        assert row.evaluate(where) == before
-    finally:
-        context.close()
+    page = page_at(width)
+    editor_login(page)
+    page.goto(f"{live_server.url}{prefix}/offers/federal-dec-2013/")
+    row = page.locator(".offer-actions")
+    where = """row => [...row.querySelectorAll(':scope > [role=button], :scope > details > summary')].map(el => {
+        const box = el.getBoundingClientRect();
+        return [el.textContent.trim(), Math.round(box.left), Math.round(box.top)];
+    })"""
+    before = row.evaluate(where)
+    assert len(before) == 4  # Fiscal effect, Edit, Log an answer to it, Withdraw…
+    summary = row.locator("details.withdraw > summary")
+    summary.click()
+    form = row.locator("details.withdraw form")
+    expect(form).to_be_visible()
+    assert row.evaluate(where) == before
+    # The form opens under "Withdraw…", over none of the buttons, and fits the page.
+    boxes = page.evaluate("""() => {
+        const box = (el) => { const b = el.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+        return {form: box(document.querySelector('.offer-actions details.withdraw form')),
+                summary: box(document.querySelector('.offer-actions details.withdraw > summary')),
+                buttons: [...document.querySelectorAll('.offer-actions > [role=button]')].map(box)};
+    }""")
+    assert boxes["form"][1] >= boxes["summary"][3]
+    assert boxes["form"][2] <= width
+    for left, top, right, bottom in boxes["buttons"]:
+        form_left, form_top, form_right, form_bottom = boxes["form"]
+        assert right <= form_left or left >= form_right or bottom <= form_top or top >= form_bottom
+    summary.click()  # closed again: still in place
+    expect(form).to_be_hidden()
+    assert row.evaluate(where) == before

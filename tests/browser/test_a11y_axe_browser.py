@@ -121,31 +121,26 @@ def _check(page, name, width, problems):
 
 @pytest.mark.parametrize("prefix", LANGUAGE_PREFIXES, ids=lambda p: p or "en")
 @pytest.mark.parametrize("width", [WIDE, NARROW])
-def test_every_page_passes_axe_and_fits(browser, live_server, cjg_data, editor_login, width, prefix):
-    context = browser.new_context(viewport={"width": width, "height": 900})
-    page = context.new_page()
-    page.route("**/favicon.ico", lambda route: route.fulfill(status=204))
+def test_every_page_passes_axe_and_fits(page_at, live_server, cjg_data, editor_login, width, prefix):
+    page = page_at(width)
     page.set_default_timeout(15_000)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     problems: list[str] = []
-    try:
-        for name, address in READ_PAGES:
-            page.goto(f"{live_server.url}{prefix}{address}")
-            _check(page, name, width, problems)
-        # A refused login (the error summary on the login form).
-        page.goto(f"{live_server.url}{prefix}/accounts/login/")
-        page.fill("input[name=username]", "editor")
-        page.fill("input[name=password]", "wrong")
-        page.click("main form [type=submit]")
-        _check(page, "login, refused", width, problems)
+    for name, address in READ_PAGES:
+        page.goto(f"{live_server.url}{prefix}{address}")
+        _check(page, name, width, problems)
+    # A refused login (the error summary on the login form).
+    page.goto(f"{live_server.url}{prefix}/accounts/login/")
+    page.fill("input[name=username]", "editor")
+    page.fill("input[name=password]", "wrong")
+    page.click("main form [type=submit]")
+    _check(page, "login, refused", width, problems)
 
-        editor_login(page)
-        for name, address, action in EDITOR_PAGES:
-            page.goto(f"{live_server.url}{prefix}{address}")
-            _act(page, action)
-            _check(page, name, width, problems)
-    finally:
-        context.close()
+    editor_login(page)
+    for name, address, action in EDITOR_PAGES:
+        page.goto(f"{live_server.url}{prefix}{address}")
+        _act(page, action)
+        _check(page, name, width, problems)
     assert errors == [], f"page errors: {errors}"
     assert not problems, "\n\n".join(problems)

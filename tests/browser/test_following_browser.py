@@ -58,7 +58,7 @@ def test_the_briefing_page_and_its_bad_date(page, phone_page, live_server, cjg_d
     screenshot(phone_page, "briefing-390")
 
 
-def test_on_a_phone_what_one_follows_shows_each_choice_whole(browser, live_server, cjg_data, editor_login):
+def test_on_a_phone_what_one_follows_shows_each_choice_whole(phone_page, live_server, cjg_data, editor_login):
     # At 390 px the two selects, a third of the screen each, showed "as" and "En" ("au fu", "Engli" in French).
     from django.contrib.auth.models import User
 
@@ -66,24 +66,20 @@ def test_on_a_phone_what_one_follows_shows_each_choice_whole(browser, live_serve
 
     Follow.objects.create(user=User.objects.get(username="editor"), jurisdiction=Jurisdiction.objects.get(code="ON"),
                           frequency="immediate", language="fr")
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
-    page = context.new_page()
-    try:
-        editor_login(page)
-        for prefix in ("", "/fr"):
-            page.goto(f"{live_server.url}{prefix}/alerts/")
-            # Each select is at least as wide as the words of its choice (measured in its own font), and nothing
-            # runs off the screen.
-            cut = page.evaluate("""() => Array.from(document.querySelectorAll('select[name=frequency], select[name=language]')).filter(select => {
-                const style = getComputedStyle(select);
-                const context = document.createElement('canvas').getContext('2d');
-                context.font = style.font;
-                const words = context.measureText(select.selectedOptions[0].text).width;
-                const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-                return words > room + 1;
-            }).map(select => select.selectedOptions[0].text)""")
-            assert page.locator("select[name=frequency]").count() == 1
-            assert cut == [], prefix
-            assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
-    finally:
-        context.close()
+    page = phone_page
+    editor_login(page)
+    for prefix in ("", "/fr"):
+        page.goto(f"{live_server.url}{prefix}/alerts/")
+        # Each select is at least as wide as the words of its choice (measured in its own font), and nothing
+        # runs off the screen.
+        cut = page.evaluate("""() => Array.from(document.querySelectorAll('select[name=frequency], select[name=language]')).filter(select => {
+            const style = getComputedStyle(select);
+            const context = document.createElement('canvas').getContext('2d');
+            context.font = style.font;
+            const words = context.measureText(select.selectedOptions[0].text).width;
+            const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+            return words > room + 1;
+        }).map(select => select.selectedOptions[0].text)""")
+        assert page.locator("select[name=frequency]").count() == 1
+        assert cut == [], prefix
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
