@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
+from negotiations.bounds import without_control_characters
 from negotiations.text_repair import DAMAGED_LEAD, REPLACEMENT, repair_text
 
 __all__ = ["ArticleText", "NotText", "read_article"]
@@ -22,7 +23,6 @@ __all__ = ["ArticleText", "NotText", "read_article"]
 _LATIN_MOJIBAKE = re.compile(
     "[\u00c2\u00c3][\u0080-\u00bf\u2018-\u203a\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u20ac\u2122]"
     "|\u00e2\u20ac|\u00e2\u0080")
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f]")
 _BLOCK_TAGS = {
     "p", "div", "br", "li", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "section", "article",
     "tr", "dd", "dt", "figcaption", "pre", "hr", "ul", "ol", "table", "header", "main",
@@ -32,6 +32,7 @@ _CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9_.:-]+)""", r
 _LOOKS_HTML = re.compile(r"<(?:!doctype|html|head|body|p|div|br|article|h1|span|a)\b", re.IGNORECASE)
 
 
+# Control characters other than NUL, tabs and line breaks: more than a few in the first 8 KB mark binary input.
 _CONTROL = re.compile(r"[\x01-\x08\x0e-\x1f\x7f]")
 
 
@@ -69,8 +70,8 @@ def read_article(data: bytes | str) -> ArticleText:
     repairs: list[str] = []
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\ufeff", "")
     # A page break (form feed, vertical tab) copied from a PDF ends a line; another control character (an escape
-    # code, a bell) is nothing a reader sees and nothing to store.
-    text = _CONTROL.sub("", text.replace("\f", "\n").replace("\v", "\n"))
+    # code, a bell, a NUL past the first 8 KB) is nothing a reader sees and nothing to store.
+    text = without_control_characters(text)
     fixed = _undo_latin_mojibake(text)
     if fixed != text:
         repairs.append("UTF-8 read as Windows-1252 or Latin-1")

@@ -405,3 +405,12 @@ def test_control_characters_are_dropped_from_an_article_and_a_page_break_ends_a_
     article = read_article("Title\x1b[31m\x07\n\nOTTAWA — “We will see,” said\x0cminister Anne Tardif.")
     assert "\x1b" not in article.text and "\x07" not in article.text and "\x0c" not in article.text
     assert article.paragraphs == ("Title[31m", "OTTAWA — “We will see,” said minister Anne Tardif.")
+
+
+def test_an_article_keeps_no_control_character_a_nul_past_the_first_8_kb_included():
+    # (Binary input is told by its first 8 KB; a NUL further on was kept, and PostgreSQL refuses one in a text.)
+    from negotiations.article_text import read_article
+
+    text = read_article("A line.\f" + "word " * 2000 + "\x00end\x1b.").text
+    assert "\x00" not in text and "\x1b" not in text and "\f" not in text
+    assert text.startswith("A line.\n") and text.endswith("end.")
