@@ -662,7 +662,7 @@ class OfferForm(OfferTermsForm):
         cleaned_data = super().clean()
         answered, tabled_on = cleaned_data.get("responds_to"), cleaned_data.get("tabled_on")
         if answered is not None and tabled_on is not None:
-            # The model's rule (Offer._answering_problem), said with the form's other problems and as it is typed.
+            # The model's rule (Offer.answering_problem), said with the form's other problems and as it is typed.
             draft = Offer(pk=self.offer.pk if self.offer else None, responds_to=answered, tabled_on=tabled_on,
                           date_precision=cleaned_data.get("date_precision") or DatePrecision.DAY)
             if problem := draft.answering_problem():

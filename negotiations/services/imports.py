@@ -86,9 +86,9 @@ def source_in_record(*, url: str, title: str, published_on: datetime.date | None
     if url:
         address = _address(url)
         needle = address.rstrip("/").rsplit("/", 1)[-1] or address
-        for source in Source.objects.filter(url__icontains=needle).only("pk", "url"):
+        for source in Source.objects.filter(url__icontains=needle).order_by("pk"):
             if _address(source.url) == address:
-                return Source.objects.get(pk=source.pk)
+                return source
     title = " ".join(title.split())
     if not title:
         return None
