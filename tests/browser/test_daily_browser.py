@@ -375,6 +375,26 @@ def test_the_offer_form_beside_its_preview_keeps_its_fields_whole(page, live_ser
         assert source["width"] >= 250, (prefix, source)
 
 
+def test_the_preview_being_worked_out_keeps_its_text_within_the_page(page, live_server, fiscal_data, editor_login,
+                                                                    no_favicon):
+    # While the preview was asked for, the region was aria-busy, and Pico's style for a busy element keeps
+    # its text on one line: the French placeholder then ran 250 px past the panel, and the page scrolled
+    # sideways at 1100 px until the figures came back.
+    no_favicon(page)
+    page.set_viewport_size({"width": 1100, "height": 900})
+    editor_login(page)
+    held = []
+    page.route("**/grants/preview", lambda route: held.append(route))
+    page.goto(live_server.url + "/fr/offers/new")
+    expect(page.locator("#fiscal-preview[aria-busy='true']")).to_have_count(1)
+    assert page.evaluate("document.documentElement.scrollWidth") == 1100
+    region = page.locator("#fiscal-preview").bounding_box()
+    placeholder = page.locator("#fiscal-preview p").first.bounding_box()
+    assert placeholder["x"] + placeholder["width"] <= region["x"] + region["width"] + 1
+    for route in held:
+        route.continue_()
+
+
 def test_the_french_header_keeps_to_one_row_at_1280(page, live_server, cjg_data, editor_login, no_favicon):
     # The French header wrapped to three rows (about 190 px: the site's name, the links, "Déconnecter editor"),
     # and named the admin "Administration" beside the jurisdictions' "Administrations".
