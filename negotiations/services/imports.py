@@ -45,9 +45,20 @@ from negotiations.models import (
 from negotiations.services.record import _attribute_to, statement_record, unique_slug
 
 __all__ = [
-    "ImportAlreadyCommitted", "NotText", "article_import_commit", "article_import_create", "known_people",
-    "proposal_decide", "source_update",
+    "ImportAlreadyCommitted", "NotText", "TooManyQuotes", "article_import_commit", "article_import_create",
+    "known_people", "proposal_decide", "source_update",
 ]
+
+
+class TooManyQuotes(ValueError):
+    """The article gives more quotes to review than one import takes (bounds.IMPORT_QUOTES)."""
+
+    def __init__(self, count: int):
+        self.count = count
+        super().__init__(ngettext(
+            "This text gives %(count)s quote to review; an import takes at most %(limit)s. Import it in parts.",
+            "This text gives %(count)s quotes to review; an import takes at most %(limit)s. Import it in parts.",
+            count) % {"count": format_count(count), "limit": format_count(bounds.IMPORT_QUOTES)})
 
 
 class ImportAlreadyCommitted(Exception):
@@ -157,14 +168,17 @@ def article_import_create(
 ) -> tuple[ArticleImport, bool]:
     """Take an article in for review; returns ``(import, created)``. The same article finds its import.
 
-    Raises NotText for empty or binary input. Quotes already in the record (the same words by the
-    same person) are not proposed again.
+    Raises NotText for empty or binary input, TooManyQuotes for more quotes than one import takes
+    (nothing is written). Quotes already in the record (the same words by the same person) are not
+    proposed again.
     """
     article = read_article(data)
     existing = find_import(text=article.text)
     if existing is not None:
         return existing, False
     proposal = propose_for_record(article, published=published, url=url, outlet=outlet, title=title)
+    if len(proposal.statements) > bounds.IMPORT_QUOTES:
+        raise TooManyQuotes(len(proposal.statements))
     source = source_in_record(url=proposal.source.url, title=proposal.source.title, published_on=proposal.source.published)
     article_import = ArticleImport(
         negotiation=negotiation, text=proposal.text, text_hash=text_hash(proposal.text),

@@ -29,14 +29,18 @@ def import_new(request):
         form = ArticleForm(request.POST, request.FILES)
         if form.is_valid():
             data = form.cleaned_data
-            article_import, created = services.article_import_create(
-                actor=request.user, data=data["data"], negotiation=data["negotiation"], filename=data["filename"],
-                published=data["published"], url=data["url"])
-            if created:
-                messages.success(request, _("The article is read: review what it proposes."))
+            try:
+                article_import, created = services.article_import_create(
+                    actor=request.user, data=data["data"], negotiation=data["negotiation"],
+                    filename=data["filename"], published=data["published"], url=data["url"])
+            except services.TooManyQuotes as error:
+                form.add_error("file" if data["filename"] else "text", str(error))
             else:
-                messages.info(request, _("This article was imported before: here is that import."))
-            return redirect(article_import)
+                if created:
+                    messages.success(request, _("The article is read: review what it proposes."))
+                else:
+                    messages.info(request, _("This article was imported before: here is that import."))
+                return redirect(article_import)
     else:
         negotiation = selectors.default_negotiation()
         form = ArticleForm(initial={"negotiation": negotiation.slug} if negotiation else {})

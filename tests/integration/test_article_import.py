@@ -235,6 +235,40 @@ def test_import_page_bad_input_keeps_the_form(client, negotiation, importer, pos
     assert ArticleImport.objects.count() == 0
 
 
+def _quotes(count: int) -> str:
+    return "OTTAWA -- Ministers met on Monday.\n\n" + "\n\n".join(
+        f"“We will not sign offer number {number} as it stands,” Jason Kenney said." for number in range(count))
+
+
+def test_an_article_with_more_quotes_than_one_import_takes_is_refused_with_its_text_kept(
+        client, negotiation, importer, monkeypatch, tmp_path):
+    # A transcript of 3,000 quotes was taken in: seven seconds of writes and a 13 MB review page, a form
+    # for each quote. It is refused next to the text, which stays in the box, and nothing is written.
+    from negotiations import bounds
+
+    monkeypatch.setattr(bounds, "IMPORT_QUOTES", 3)
+    client.force_login(importer)
+    text = _quotes(4)
+    response = client.post("/imports/new", {"negotiation": negotiation.slug, "text": text})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "This text gives 4 quotes to review; an import takes at most 3. Import it in parts." in page
+    assert 'aria-invalid="true"' in page.split('name="text"')[0].rsplit("<textarea", 1)[-1] + page.split(
+        'name="text"')[1].split(">", 1)[0]
+    assert "We will not sign offer number 3 as it stands" in page  # the text is kept in its box
+    assert ArticleImport.objects.count() == 0 and ProposedStatement.objects.count() == 0
+
+    path = tmp_path / "transcript.txt"
+    path.write_text(text)
+    with pytest.raises(CommandError, match="4 quotes to review; an import takes at most 3"):
+        call_command("import_article", str(path), stdout=io.StringIO())
+    assert ArticleImport.objects.count() == 0
+
+    response = client.post("/imports/new", {"negotiation": negotiation.slug, "text": _quotes(3)})
+    assert response.status_code == 302
+    assert ProposedStatement.objects.count() == 3
+
+
 def test_review_page_marks_the_passage_and_htmx_decisions(client, negotiation, importer):
     client.force_login(importer)
     response = client.post("/imports/new", {"negotiation": negotiation.slug, "text": LEDGER.decode()})

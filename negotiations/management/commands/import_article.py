@@ -48,7 +48,7 @@ class Command(BaseCommand):
                 article_import, created = imports.article_import_create(
                     actor=None, data=data, negotiation=negotiation, filename=path.name, published=published,
                     url=url)
-        except NotText as error:
+        except (NotText, imports.TooManyQuotes) as error:
             raise CommandError(f"{path}: {error}") from None
         if options["json"]:
             self.stdout.write(json.dumps(proposal_json(proposal), ensure_ascii=False, indent=1))
