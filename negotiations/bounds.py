@@ -30,9 +30,10 @@ ARTICLE_TEXT_LENGTH = 200_000
 PASSAGE_LENGTH = 4_000
 TERM_NOTE_LENGTH = 4_000
 WITHDRAWAL_REASON_LENGTH = 2_000
-# The quotes one article import proposes for review: a long article's worth. A transcript gives thousands,
-# whose review page (a form for each) would run to megabytes: it is imported in parts.
-IMPORT_QUOTES = 300
+# The quotes one article import proposes for review: a long article gives a few dozen. A transcript gives
+# thousands, whose review page (a form for each: 430 KB and half a second for 100) would run to megabytes;
+# it is imported in parts.
+IMPORT_QUOTES = 100
 
 # C0 control characters and DEL, less the tab, line feed and carriage return a text area sends.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
