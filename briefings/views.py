@@ -1,11 +1,12 @@
 """The briefing of a negotiation or of a jurisdiction: a page to print, a PDF and a Word document.
 
-`?since=YYYY-MM-DD` picks the date from which changes are listed. A date that is not one is explained next
-to the field and left out, as a bad filter is on the rest of the site: the page shows the brief of the
-default period (a month before the latest event) and links to its files without that date. A file asked
-with such a date is not made (a file cannot carry the message, and its period would not be the one asked
-for): the answer is that page, 400. Each format is kept
-in the record cache per path and the parameters it reads (``since``, ``negotiation``) until the record changes.
+`?since=YYYY-MM-DD` picks the date from which changes are listed; a jurisdiction's brief also takes
+`?negotiation=<slug>` (by default the latest started). A value that is not one (a date that is no date, a slug
+no negotiation has) is explained next to its field and left out, as a bad filter is on the rest of the site:
+the page shows the brief as without it (the default period, the default negotiation) and links to its files
+without it. A file asked with such a value is not made (a file cannot carry the message, and it would not be
+the brief asked for): the answer is that page, 400. Each format is kept in the record cache per path and the
+parameters it reads (``since``, and ``negotiation`` for a jurisdiction) until the record changes.
 """
 
 from urllib.parse import urlencode
@@ -20,7 +21,7 @@ from django.views.decorators.http import require_safe
 
 from briefings import brief as briefs
 from briefings import docx, pdf
-from briefings.forms import BriefingForm
+from briefings.forms import BriefingForm, JurisdictionBriefingForm
 from negotiations import record_cache, selectors
 from negotiations.cached_pages import query_key, render_page
 from negotiations.models import Jurisdiction, Negotiation
@@ -29,28 +30,38 @@ DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.docu
 
 
 def _subject(*, slug: str | None, code: str | None, form: BriefingForm):
-    """(negotiation, jurisdiction) named by the address; 404 for an unknown one."""
+    """(negotiation, jurisdiction) named by the address; 404 for an unknown one. A jurisdiction's negotiation is
+    the form's (an unknown one was refused there, next to its field: the default's brief is shown)."""
     if code is None:
         return get_object_or_404(Negotiation, slug=slug), None
     jurisdiction = get_object_or_404(Jurisdiction, code=code.upper())
-    chosen = form.data.get("negotiation")
-    negotiation = Negotiation.objects.filter(slug=chosen).first() if chosen else selectors.default_negotiation()
+    negotiation = form.chosen_negotiation
     if negotiation is None:
         raise Http404(_("No negotiation is recorded under this address."))
     return negotiation, jurisdiction
 
 
-def _form(request) -> BriefingForm:
-    """The form, checked: a field that is not valid is left out of ``cleaned_data`` (``since``: the default period)."""
-    form = BriefingForm(request.GET)
+def _fields(code: str | None) -> dict:
+    """The query parameters the brief reads: a negotiation's reads ``since``, a jurisdiction's its negotiation too."""
+    return (BriefingForm if code is None else JurisdictionBriefingForm).base_fields
+
+
+def _form(request, *, code: str | None) -> BriefingForm:
+    """The form, checked: a field that is not valid is left out of ``cleaned_data`` (``since``: the default
+    period; ``negotiation``: the default negotiation)."""
+    if code is None:
+        form = BriefingForm(request.GET)
+    else:
+        form = JurisdictionBriefingForm(request.GET, negotiations=list(selectors.negotiation_list()))
     form.is_valid()
     return form
 
 
 def _urls(request, *, slug, code, form: BriefingForm) -> dict:
     # Only what the brief reads: the page is kept per those (any other query string is served the same entry);
-    # a value refused (a date that is not one) is left out, so the links give the brief the page shows.
-    kept = [(name, values) for name, values in query_key(request, BriefingForm.base_fields) if name not in form.errors]
+    # a value refused (a date that is not one, an unknown negotiation) is left out, so the links give the brief
+    # the page shows.
+    kept = [(name, values) for name, values in query_key(request, _fields(code)) if name not in form.errors]
     query = f"?{urlencode([(name, value) for name, values in kept for value in values])}" if kept else ""
     if code is None:
         return {"page_url": reverse("briefings:negotiation", args=[slug]),
@@ -63,7 +74,7 @@ def _urls(request, *, slug, code, form: BriefingForm) -> dict:
 
 def _page(request, *, slug=None, code=None, status: int = 200):
     def build() -> dict:
-        form = _form(request)
+        form = _form(request, code=code)
         negotiation, jurisdiction = _subject(slug=slug, code=code, form=form)
         return {
             "form": form,
@@ -73,13 +84,13 @@ def _page(request, *, slug=None, code=None, status: int = 200):
             "status": status,
         }
 
-    return render_page(request, "briefings/brief.html", build, params=BriefingForm.base_fields)
+    return render_page(request, "briefings/brief.html", build, params=_fields(code))
 
 
 def _file(request, *, slug=None, code=None, kind: str):
-    form = _form(request)
-    if "since" in form.errors:
-        # The page, 400: the message next to the date, the brief of the default period and its files' links.
+    form = _form(request, code=code)
+    if form.errors:
+        # The page, 400: the message next to the field, the brief as without that value and its files' links.
         return _page(request, slug=slug, code=code, status=400)
     if kind == "pdf" and pdf.missing():
         return render(request, "briefings/unavailable.html", {"reason": pdf.missing(), **_urls(
@@ -95,7 +106,7 @@ def _file(request, *, slug=None, code=None, kind: str):
         return pdf.pdf_bytes(html, base_url=request.build_absolute_uri("/"))
 
     # Keyed on what the brief reads, as its page is, not the address: "?a=1", "?a=2"… each made a new PDF (0.3-0.7 s).
-    key = ("brief", kind, request.get_host(), request.path, query_key(request, BriefingForm.base_fields))
+    key = ("brief", kind, request.get_host(), request.path, query_key(request, _fields(code)))
     content = record_cache.cached(key, build)
     word = pgettext("a file name", "briefing")
     name = f"{slug or code.upper()}-{word}"

@@ -189,6 +189,77 @@ def test_a_file_asked_with_a_bad_date_is_not_made_the_page_says_why_and_shows_th
 def test_unknown_subjects_are_404(client, cjg):
     assert client.get("/negotiations/nothing/briefing").status_code == 404
     assert client.get("/jurisdictions/ZZ/briefing.docx").status_code == 404
+    assert client.get("/jurisdictions/ZZ/briefing?negotiation=nope").status_code == 404
+    assert client.get("/negotiations/nothing/briefing?negotiation=canada-job-grant").status_code == 404
+
+
+UNKNOWN_NEGOTIATION = "There is no negotiation “{}”. Pick one from the list."
+
+
+def negotiation_select(html: str) -> str:
+    return re.search(r'<select name="negotiation"[^>]*>.*?</select>', html, re.S).group(0)
+
+
+@pytest.mark.parametrize(("address", "value", "page", "query"), [
+    ("/jurisdictions/ON/briefing?negotiation=nope", "nope", "/jurisdictions/ON/briefing", ""),
+    ("/jurisdictions/ON/briefing?since=2014-01-01&negotiation=nope", "nope",
+     "/jurisdictions/ON/briefing?since=2014-01-01", "?since=2014-01-01"),
+    ("/jurisdictions/qc/briefing?negotiation=Canada%20Job%20Grant", "Canada Job Grant", "/jurisdictions/QC/briefing", ""),
+    ("/jurisdictions/CA/briefing?negotiation=x&negotiation=nope", "nope", "/jurisdictions/CA/briefing", ""),
+])
+def test_an_unknown_negotiation_is_explained_next_to_its_field_and_the_default_brief_is_shown(
+        client, cjg, address, value, page, query):
+    # "?negotiation=nope" answered the 404 page, where "?since=garbage" is explained next to the date.
+    response = client.get(address)
+    assert response.status_code == 200
+    html = unescape(response.content.decode())
+    assert UNKNOWN_NEGOTIATION.format(value) in html
+    select = negotiation_select(html)
+    assert 'aria-invalid="true" aria-describedby="negotiation-error"' in select
+    assert '<option value="canada-job-grant" selected>Canada Job Grant</option>' in select  # the brief shown
+    assert html.index("</select>") < html.index('id="negotiation-error"') < html.index('id="id_since"')
+    # The brief as without the parameter, and links to its files without the bad value (the date kept).
+    assert brief_part(html) == brief_part(unescape(client.get(page).content.decode()))
+    base = page.split("?")[0]
+    assert f'href="{base}.pdf{query}"' in html and f'href="{base}.docx{query}"' in html
+    assert "since-error" not in html
+
+
+@pytest.mark.parametrize("address", [
+    "/jurisdictions/ON/briefing.pdf?negotiation=nope",
+    "/jurisdictions/ON/briefing.docx?negotiation=nope&since=2014-01-01",
+])
+def test_a_file_asked_for_an_unknown_negotiation_is_not_made_the_page_says_why(client, cjg, address):
+    # A file cannot carry the message, and a file of another negotiation than the one asked for would mislead: the
+    # page, 400, as for a bad date: the message next to the select, the default's brief and links to its files.
+    response = client.get(address)
+    assert response.status_code == 400
+    assert response["Content-Type"].startswith("text/html")
+    html = unescape(response.content.decode())
+    assert UNKNOWN_NEGOTIATION.format("nope") in html
+    assert 'aria-invalid="true"' in negotiation_select(html)
+    assert "Key quotes" in html and "Ontario: Canada Job Grant" in html
+    query = "?since=2014-01-01" if "since=" in address else ""
+    assert 'action="/jurisdictions/ON/briefing"' in html
+    assert f'href="/jurisdictions/ON/briefing.pdf{query}"' in html
+    assert f'href="/jurisdictions/ON/briefing.docx{query}"' in html
+
+
+def test_a_known_negotiation_is_chosen_in_the_select_and_kept_in_the_files_links(client, cjg):
+    html = client.get("/jurisdictions/ON/briefing?negotiation=canada-job-grant").content.decode()
+    assert "negotiation-error" not in html and 'aria-invalid' not in negotiation_select(html)
+    assert '<option value="canada-job-grant" selected>' in negotiation_select(html)
+    assert 'href="/jurisdictions/ON/briefing.docx?negotiation=canada-job-grant"' in html
+    assert client.get("/jurisdictions/ON/briefing.docx?negotiation=canada-job-grant").status_code == 200
+
+
+def test_a_negotiations_brief_reads_no_negotiation_parameter(client, cjg):
+    # Its negotiation is its address's: "?negotiation=nope" was carried into the links to its files, unread.
+    html = client.get("/negotiations/canada-job-grant/briefing?negotiation=nope").content.decode()
+    assert 'name="negotiation"' not in html and "negotiation-error" not in html
+    assert 'href="/negotiations/canada-job-grant/briefing.pdf"' in html
+    assert 'href="/negotiations/canada-job-grant/briefing.docx"' in html
+    assert client.get("/negotiations/canada-job-grant/briefing.docx?negotiation=nope").status_code == 200
 
 
 @needs_pdf
