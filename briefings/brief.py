@@ -93,8 +93,9 @@ def _signs(acceptance: Acceptance, code: str | None) -> list[SignRow]:
 
 @dataclass(frozen=True)
 class ChangeLine:
-    """One change as the brief words it: "Position:" and "ON moves from opposes to conditional", and the language
-    of those words where it is not the reader's (a statement's words keep theirs; "" for the reader's)."""
+    """One change as the brief words it: "Statement:" and its title, or a new stance as "Ontario:" and "moves from
+    opposes to conditional"; and the language of those words where it is not the reader's (a statement's words
+    keep theirs; "" for the reader's)."""
 
     date: datetime.date
     label: str
@@ -104,12 +105,12 @@ class ChangeLine:
 
 def _change_line(event: timeline.TimelineEvent) -> ChangeLine:
     if event.stance_changed:
-        text = _("%(jurisdiction)s moves from %(old)s to %(new)s") % {
-            "jurisdiction": event.object.jurisdiction.code, "old": event.previous_stance.label,
-            "new": event.object.get_stance_display()}
-    else:
-        text = event.title
-    return ChangeLine(date=event.date, label=colon(capfirst(str(event.kind.label))), text=text,
+        # The government by its name, before a colon ("Ontario : passe de…"): a code is no word of a sentence,
+        # and a name cannot take its French article (l'Ontario, le Québec) from a placeholder.
+        return ChangeLine(date=event.date, label=colon(event.object.jurisdiction.name), language="",
+                          text=_("moves from %(old)s to %(new)s") % {
+                              "old": event.previous_stance.label, "new": event.object.get_stance_display()})
+    return ChangeLine(date=event.date, label=colon(capfirst(str(event.kind.label))), text=event.title,
                       language=event.object.language if event.kind == timeline.EventKind.STATEMENT else "")
 
 
@@ -148,15 +149,17 @@ class Brief:
 
     @property
     def change_lines(self) -> list[ChangeLine]:
-        """The changes as each output words them (a new stance: "ON moves from opposes to conditional")."""
+        """The changes as each output words them (a new stance: "Ontario:" and "moves from opposes to conditional")."""
         return [_change_line(event) for event in self.changes]
 
     @property
-    def effect_for(self) -> str | None:
-        """The P/T whose fiscal effect the offers show (None: the whole country)."""
+    def effect_caption(self) -> str:
+        """What the offers' figures are for, in the same words on the page, in the PDF and in Word: a P/T by its
+        name before a colon ("Ontario : incidence financière…"; no placeholder gives "pour l'Ontario", "pour le
+        Québec"), or the whole country."""
         if self.jurisdiction is None or self.jurisdiction.is_federal:
-            return None
-        return self.jurisdiction.code
+            return _("Fiscal effect for the country, per year at full scale")
+        return _("%(name)s: fiscal effect per year at full scale") % {"name": self.jurisdiction.name}
 
 
 def _stances(negotiation: Negotiation, jurisdiction: Jurisdiction | None) -> list[StanceRow]:

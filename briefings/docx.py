@@ -1,9 +1,10 @@
 """The brief as a Word document (python-docx), for readers who must edit it before a meeting.
 
-The same value as the page and the PDF (briefings.brief.Brief), in the same order and words: the headings and the
-changes' lines are the brief's own (Brief.headings, Brief.change_lines), quotes and titles stand between the reader's
-marks (config.figures.quoted: “ ” or « »), a citation gives the title as the source published it, and words in
-another language than the reader's are marked with it (w:lang), as the page marks them (lang="en").
+The same value as the page and the PDF (briefings.brief.Brief), in the same order and words: the headings, the
+changes' lines and the figures' caption are the brief's own (Brief.headings, Brief.change_lines,
+Brief.effect_caption), quotes and titles stand between the reader's marks (config.figures.quoted: “ ” or « »),
+a citation gives the title as the source published it, and words in another language than the reader's are
+marked with it (w:lang), as the page marks them (lang="en").
 """
 
 import io
@@ -84,11 +85,7 @@ def docx_bytes(brief: Brief) -> bytes:
         document.add_paragraph(f"{format_date(row.offer.tabled_on, row.offer.date_precision)} · {colon(_('tabled by'))} {row.tabled_by} · "
                                f"{row.offer.get_status_display()}")
         if row.headline.figures:
-            if row.headline.code:
-                caption = _("Fiscal effect for %(code)s, per year at full scale") % {"code": row.headline.code}
-            else:
-                caption = _("Fiscal effect for the country, per year at full scale")
-            document.add_paragraph(caption)
+            document.add_paragraph(brief.effect_caption)
             _table(document, [_("Figure"), _("Amount")],
                    [[str(figure.label), figure.text] for figure in row.headline.figures])
         else:

@@ -168,10 +168,27 @@ def test_a_new_offer_comes_with_its_fiscal_effect_for_the_followed_province(clie
     send_alerts()
     [message] = mail.outbox
     assert "A fresh federal offer" in message.body
-    assert "What it means for ON:" in message.body
+    assert "What it means (Ontario):" in message.body  # the government named in prose, not "for ON"
     assert re.search(r"Federal cost \$[\d,]+", message.body)
     html = message.alternatives[0][0]
-    assert "What it means for ON" in html and "Provincial cost" in html
+    assert "What it means (Ontario)" in html and "Provincial cost" in html
+
+
+# The French of this change's new msgids (/tmp/fr2.json): this test passes once the catalogue is compiled with them.
+def test_a_french_digest_names_the_followed_territory_in_its_figures_caption(client):
+    # « Ce que cela signifie pour NT » put a code in a sentence; « pour les Territoires du Nord-Ouest » needs an
+    # article a placeholder cannot give: the name stands in brackets.
+    load_cjg()
+    reader = UserFactory()
+    territories = Jurisdiction.objects.get(code="NT")
+    follow(reader, jurisdiction=territories, language="fr")
+    negotiation = territories.positions.first().negotiation
+    OfferFactory(negotiation=negotiation, title="A fresh federal offer", tabled_by=[Jurisdiction.objects.get(code="CA")])
+    send_alerts()
+    [message] = mail.outbox
+    assert "Ce que cela signifie (Territoires du Nord-Ouest)\xa0:" in message.body
+    assert "Ce que cela signifie (Territoires du Nord-Ouest)</caption>" in message.alternatives[0][0]
+    assert "pour NT" not in message.body
 
 
 def test_the_digest_is_in_the_language_of_the_follows_it_tells_of(world):
