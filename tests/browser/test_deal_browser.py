@@ -106,3 +106,50 @@ def test_a_step_chart_draws_no_line_where_a_side_s_offer_drops_the_term(page, li
     spans = page.evaluate("""() => Chart.getChart(document.querySelector('figure[data-term="employer_min_share"] canvas'))
         .data.datasets.map(dataset => dataset.spanGaps)""")
     assert spans == [False, False]
+
+
+def _quebec_out_scenario() -> str:
+    """A scenario with Budget 2013's terms and Quebec out, saved by an editor as the form saves one; its address."""
+    from django.contrib.auth.models import Permission
+    from django.test import Client
+
+    from grants.models import Scenario
+    from tests.factories import UserFactory
+    from tests.offer_world import offer_post
+
+    author = UserFactory(username="scenario-author")
+    author.user_permissions.set(Permission.objects.filter(content_type__app_label="negotiations"))
+    client = Client()
+    client.force_login(author)
+    response = client.post("/scenarios/new", offer_post(title="Quebec out", tabled_on="2014-01-29",
+                                                        treatment_QC="opts_out_compensated"))
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return Scenario.objects.get().get_absolute_url()
+
+
+def test_a_scenario_comparison_totals_and_marks_its_differences_readably_on_a_phone(page_at, live_server, cjg_data):
+    # It had no total row and no ✓ or ✗. With them, at 390 px a difference wrapped between its sign and its figure
+    # ("−" alone on a line above "$69,590,000 ✓"): the mark may wrap, the figure may not.
+    selectors.forget_reference_data()
+    scenario = _quebec_out_scenario()
+    for width in (1280, 390):
+        page = page_at(width)
+        for prefix, total_name, better in (("", "All provinces and territories", "better for the provinces and territories"),
+                                           ("/fr", "Toutes les provinces et tous les territoires",
+                                            "meilleur pour les provinces et territoires")):
+            page.goto(f"{live_server.url}{prefix}{scenario}compare?with=offer:budget-2013")
+            total = page.locator("#compare-by-jurisdiction tfoot tr[data-code=total]")
+            expect(total.locator("th")).to_have_text(total_name)
+            expect(total.locator("td[data-line=provinces_need]")).to_contain_text("139")
+            heard = total.aria_snapshot()
+            assert better in heard and "✓" not in heard, (width, prefix)
+            marked = page.locator("#compare-national td[data-reading], #compare-by-jurisdiction td[data-reading]")
+            assert marked.count() > 10
+            lines = marked.evaluate_all("""cells => cells.map(cell => {
+                const range = document.createRange();
+                range.selectNodeContents(cell.firstChild);  // the figure, without its mark
+                const tops = new Set([...range.getClientRects()].map(rect => Math.round(rect.top)));
+                return [cell.firstChild.textContent.trim(), tops.size];
+            })""")
+            assert [figure for figure, count in lines if count != 1] == [], (width, prefix)
+            assert page.evaluate("document.documentElement.scrollWidth") <= width, (width, prefix)

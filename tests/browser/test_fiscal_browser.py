@@ -128,3 +128,21 @@ def test_fiscal_pages_fit_a_phone(phone_page, live_server, fiscal_data, screensh
         wide = phone_page.locator(".fiscal-table-wrap").first
         assert wide.evaluate("el => el.scrollWidth > el.clientWidth"), "the wide table should scroll inside its box"
         screenshot(phone_page, name)
+
+
+def test_a_swapped_comparison_keeps_its_total_row_and_says_its_marks_in_words(page, live_server, fiscal_data, no_favicon):
+    # The comparison's tables are one partial (grants/_comparison_tables.html) that the scenario comparison shares;
+    # the region htmx swaps in must still end with the total row, its marks read out as words, not as ✓ or ✗.
+    no_favicon(page)
+    page.goto(f"{live_server.url}/compare/?a=budget-2013&b=federal-dec-2013")
+    page.evaluate("window.stillTheSamePage = true")
+    page.select_option("select[name=a]", "status-quo")
+    page.wait_for_url(re.compile(r"a=status-quo"))
+    total = page.locator("#compare-by-jurisdiction tfoot tr[data-code=total]")
+    expect(total.locator("td[data-line=federal_cost]")).to_contain_text("+$600,000,000")
+    assert page.evaluate("window.stillTheSamePage === true")
+    heard = total.aria_snapshot()
+    assert "All provinces and territories" in heard
+    assert "better for the provinces and territories" in heard  # Ottawa puts in $600M more
+    assert "worse for the provinces and territories" in heard  # the LMA left to the provinces falls
+    assert "✓" not in heard and "✗" not in heard  # the symbols are for the eye only

@@ -1,5 +1,6 @@
 """Scenarios: what-ifs saved from the offer form, shared, compared, never part of the record until recorded as an offer."""
 
+import re
 
 from grants.models import Scenario
 from negotiations.models import Offer
@@ -173,3 +174,74 @@ def test_handed_over_from_the_offer_form_it_asks_for_a_title_without_refusing_an
     again = client.post("/scenarios/new", {key: value for key, value in data.items() if key != "_from_offer"})
     assert "Give the scenario a title" in again.content.decode()  # saved without one: refused, as before
     assert save(client, _from_offer="1").status_code == 302  # the offer form's title and date filled in: saved at once
+
+
+def row_of(html: str, table_id: str, start: str) -> str:
+    """The row of the table ``table_id`` that opens with ``start``, as HTML."""
+    table = html.split(f'id="{table_id}"', 1)[1].split("</table>", 1)[0]
+    assert start in table, f"no row {start} in #{table_id}"
+    return table.split(start, 1)[1].split("</tr>", 1)[0]
+
+
+def differences(row: str) -> dict[str, tuple[str, str]]:
+    """Each difference of a row: line -> (the figure, the words of its mark, or "" when it has none)."""
+    cells = re.findall(r'<td class="num[^"]*" data-line="(\w+)"[^>]*>([^<]*)(.*?)</td>', row)
+    return {line: (figure.strip(), "".join(re.findall(r'<span class="visually-hidden">([^<]*)</span>', mark)))
+            for line, figure, mark in cells}
+
+
+def test_a_scenario_comparison_has_the_total_row_and_the_marks_of_the_offer_comparison(client, cjg, editor):
+    # The scenario comparison showed B − A by province and territory with no total row, and no difference said
+    # whether it was better or worse for the provinces and territories: /compare/ said both.
+    client.force_login(editor)
+    save(client, title="Quebec out", treatment_QC="opts_out_compensated")  # Budget 2013's terms, Quebec out
+    scenario = Scenario.objects.get()
+    html = client.get(f"/scenarios/{scenario.pk}/compare", {"with": "offer:budget-2013"}).content.decode()
+    total = row_of(html, "compare-by-jurisdiction", '<tr data-code="total">')
+    assert '<th scope="row">All provinces and territories</th>' in total
+    worse, better = "worse for the provinces and territories", "better for the provinces and territories"
+    assert differences(total) == {
+        "trainees": ("\u221213,918", ""),  # Quebec's trainees: neither better nor worse, so no mark
+        "federal_cost": ("\u2212$69,590,000", worse),
+        "provincial_cost": ("\u2212$69,590,000", better),
+        "employer_cost": ("\u2212$69,590,000", ""),
+        "lma_diverted": ("\u2212$69,590,000", better),
+        "lmda_redirected": ("$0", ""),
+        "provincial_new_money": ("\u2212$69,590,000", better),
+        "lma_allocation": ("$0", ""),
+        "lma_remaining": ("+$69,590,000", better),
+        "provinces_need": ("\u2212$139,180,000", better),
+        "employer_shortfall": ("$0", ""),
+        "provincial_liability": ("$0", ""),
+    }
+    # The total is the national difference, and the national table marks it the same way.
+    national = {line: differences(row_of(html, "compare-national", f'<tr data-line="{line}">'))[line]
+                for line in differences(total)}
+    assert national == differences(total)
+    # A mark is a symbol for the eye and words for a screen reader; the legend says what the symbols mean.
+    federal = row_of(html, "compare-by-jurisdiction", '<tr data-code="total">').split('data-line="federal_cost"', 1)[1]
+    assert '<span aria-hidden="true">\u2717</span>' in federal.split("</td>", 1)[0]
+    assert 'id="diff-legend"' in html and "better for them" in html and "worse for them" in html
+    assert differences(row_of(html, "compare-by-jurisdiction", '<tr data-code="ON">'))["provinces_need"] == ("$0", "")
+
+    french = client.get(f"/fr/scenarios/{scenario.pk}/compare", {"with": "offer:budget-2013"}).content.decode()
+    total = row_of(french, "compare-by-jurisdiction", '<tr data-code="total">')
+    assert "Toutes les provinces et tous les territoires" in total
+    assert differences(total)["provinces_need"][1] == "meilleur pour les provinces et territoires"
+    assert differences(total)["federal_cost"][1] == "pire pour les provinces et territoires"
+
+
+def test_the_scenario_comparison_and_the_offer_comparison_draw_one_table(client, cjg, editor):
+    # Two pages building the same table: a scenario with Budget 2013's terms against December's offer is
+    # /compare/ of December and Budget 2013, figure for figure and mark for mark.
+    client.force_login(editor)
+    save(client)
+    scenario = Scenario.objects.get()
+    mine = client.get(f"/scenarios/{scenario.pk}/compare", {"with": "offer:federal-dec-2013"}).content.decode()
+    theirs = client.get("/compare/", {"a": "federal-dec-2013", "b": "budget-2013"}).content.decode()
+    for code in ("total", "QC", "NU"):
+        row = f'<tr data-code="{code}">'
+        assert row_of(mine, "compare-by-jurisdiction", row) == row_of(theirs, "compare-by-jurisdiction", row)
+    assert differences(row_of(mine, "compare-by-jurisdiction", '<tr data-code="total">'))["provinces_need"] == (
+        "+$300,000,000", "worse for the provinces and territories")
+    assert mine.count('class="compare-jurisdiction"') == theirs.count('class="compare-jurisdiction"') == 13
