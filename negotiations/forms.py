@@ -5,6 +5,7 @@ Choices are named by their readable keys (a jurisdiction's code, a slug), so a l
 """
 
 from django import forms
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from config.keys import is_stored_key
@@ -386,6 +387,35 @@ def condition_formset(data=None, *, pt_codes: list[str]):
     if data is not None and "checks-TOTAL_FORMS" not in data:
         data = None
     return ConditionFormSet(data, prefix="checks", form_kwargs={"term_choices": choices, "pt_codes": pt_codes})
+
+
+class RetractionForm(RefuseControlCharacters, forms.Form):
+    """Why a statement is retracted, asked under it on the statement list (``services.record.statement_retract``
+    writes). Each statement's form there has ids of its own, ``retract-note-<pk>``; the admin's "Retract" asks once
+    for all the statements chosen, under the same rules."""
+
+    # Labelled as the model's field: the error summary writes its label before a colon, where a question reads badly.
+    note = forms.CharField(
+        label=capfirst(Statement._meta.get_field("retraction_note").verbose_name),
+        max_length=Statement._meta.get_field("retraction_note").max_length,
+        error_messages={"required": _("Say why the statement is retracted.")},
+    )
+
+    def __init__(self, *args, statement_pk: int | None = None, **kwargs):
+        if statement_pk is not None:
+            kwargs["auto_id"] = f"retract-%s-{statement_pk}"
+        super().__init__(*args, **kwargs)
+        self.statement_pk = statement_pk
+
+    @classmethod
+    def refused(cls, *, statement_pk: int, note: str, problems: list[str]) -> "RetractionForm":
+        """The form as a refused post left it: the note as typed, why the form refuses it, and ``problems``, what the
+        service refused that the form could not see (the statement's other fields), above the note."""
+        form = cls({"note": note}, statement_pk=statement_pk)
+        form.is_valid()
+        for problem in problems:
+            form.add_error(None, problem)
+        return form
 
 
 class WithdrawOfferForm(RefuseControlCharacters, forms.Form):

@@ -1,5 +1,7 @@
 """Pages of the record: meetings, people, sources, statements, positions, and search."""
 
+from urllib.parse import urlsplit
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
@@ -16,13 +18,22 @@ from config.redirects import posted_next
 from negotiations import search as record_search
 from negotiations import selectors
 from negotiations.cached_pages import render_page
-from negotiations.forms import PositionForm, SearchForm, StatementFilterForm, StatementForm, condition_formset
+from negotiations.forms import (
+    PositionForm,
+    RetractionForm,
+    SearchForm,
+    StatementFilterForm,
+    StatementForm,
+    condition_formset,
+)
 from negotiations.models import Jurisdiction, Statement
 from negotiations.selectors import record
 from negotiations.services import record as services
 
 LIST_PAGE_SIZE = 50
 STATEMENT_PAGE_SIZE = 25
+# The session key where a refused retraction waits for the statement list (statement_retract, statement_list).
+REFUSED_RETRACTION = "refused_retraction"
 
 
 def _render_region(request, template: str, region: str, context: dict):
@@ -90,18 +101,23 @@ def source_detail(request, slug):
 
 @require_safe
 def statement_list(request):
+    can_retract = request.user.has_perm("negotiations.change_statement")
+    # A retraction just refused comes back once, under its statement: its form open, the note as typed, and why.
+    refused = request.session.pop(REFUSED_RETRACTION, None) if can_retract else None
+
     def build():
         filters = StatementFilterForm(request.GET)
         filters.is_valid()
         statements = record.statement_list(**filters.filters())
-        return {"filters": filters, "page": Paginator(statements, STATEMENT_PAGE_SIZE).get_page(request.GET.get("page"))}
+        page = Paginator(statements, STATEMENT_PAGE_SIZE).get_page(request.GET.get("page"))
+        return {"filters": filters, "page": page, "retraction": refused and _refused_retraction(refused, page)}
 
     region = "results" if request.htmx and not request.htmx.history_restore_request else None
     response = render_page(
         request, "negotiations/statement_list.html", build, region=region,
         params=(*StatementFilterForm.base_fields, "page"),
         # An editor's list has a "Retract" form with their CSRF token under each statement.
-        cacheable=not request.user.has_perm("negotiations.change_statement"),
+        cacheable=not can_retract,
     )
     patch_vary_headers(response, ("HX-Request",))
     return response
@@ -169,17 +185,43 @@ def _with_default_negotiation(initial: dict) -> dict:
 @permission_required("negotiations.change_statement", raise_exception=True)
 def statement_retract(request, pk):
     statement = get_object_or_404(Statement, pk=pk)
-    try:
-        services.statement_retract(actor=request.user, statement=statement, note=request.POST.get("note", ""))
-    except services.StatementAlreadyRetracted as error:
-        messages.error(request, str(error))
-    except ValidationError as error:
-        # (each message once: a note is checked as `retraction_note` and as its language's column)
-        messages.error(request, " ".join(dict.fromkeys(error.messages)))
+    form = RetractionForm(request.POST, statement_pk=statement.pk)
+    back = posted_next(request, reverse("negotiations:statement_list"))
+    problems = []
+    if form.is_valid():
+        try:
+            services.statement_retract(actor=request.user, statement=statement, note=form.cleaned_data["note"])
+        except services.StatementAlreadyRetracted as error:
+            messages.error(request, str(error))
+        except ValidationError as error:
+            # (each message once: a note is checked as `retraction_note` and as its language's column)
+            problems = list(dict.fromkeys(error.messages))
+        else:
+            messages.success(request, _("The statement is marked as retracted; it stays in the record."))
+    if form.errors or problems:
+        # Refused, the note is kept, whole, for the statement list it was typed in (the form lives there only), with
+        # that list's filters and page: a redirect, so that the list's links and reloading it work as ever. Its
+        # address names the error summary heading the statement, which the browser scrolls to and focuses, with
+        # JavaScript or not.
+        request.session[REFUSED_RETRACTION] = {
+            "statement_pk": statement.pk, "note": request.POST.get("note", ""), "problems": problems,
+        }
+        query = urlsplit(back).query
+        return HttpResponseRedirect(
+            f"{reverse('negotiations:statement_list')}{'?' if query else ''}{query}#error-summary"
+        )
+    return HttpResponseRedirect(back)
+
+
+def _refused_retraction(refused: dict, page) -> dict:
+    """The refused retraction form for the list's template, and its statement when this page of the list does not
+    show it (statements recorded meanwhile moved it to another page): the note is never lost from sight."""
+    form = RetractionForm.refused(**refused)
+    if any(statement.pk == form.statement_pk for statement in page.object_list):
+        elsewhere = None
     else:
-        messages.success(request, _("The statement is marked as retracted; it stays in the record."))
-    # A redirect, never an error: the retraction is already saved.
-    return HttpResponseRedirect(posted_next(request, reverse("negotiations:statement_list")))
+        elsewhere = record.statement_list().filter(pk=form.statement_pk).first()
+    return {"form": form, "statement_pk": form.statement_pk, "elsewhere": elsewhere}
 
 
 @require_safe

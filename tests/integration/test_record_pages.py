@@ -1,6 +1,8 @@
 """The record pages: meetings, people, sources, statements, and the statement and position forms."""
 
 import datetime
+import re
+from html import unescape
 
 import pytest
 from django.db import connection
@@ -366,7 +368,8 @@ def test_retract_refuses_a_foreign_next_and_an_empty_note(client, rec, record_ed
     client.force_login(record_editor)
     response = client.post(reverse("negotiations:statement_retract", args=[statement.pk]),
                            {"note": "  ", "next": "https://evil.example/"})
-    assert response.url == reverse("negotiations:statement_list")  # the fallback for any next not ours
+    # the list, the fallback for any next not ours, where the refused note is shown again under its statement
+    assert response.url == f"{reverse('negotiations:statement_list')}#error-summary"
     statement.refresh_from_db()
     assert not statement.retracted
 
@@ -384,6 +387,84 @@ def test_retract_form_shows_only_to_editors(client, rec, record_editor, viewer):
     assert "Retract this statement" not in client.get(url).content.decode()
     client.force_login(record_editor)
     assert "Retract this statement" in client.get(url).content.decode()
+
+
+def _retract_form(html: str, statement) -> str:
+    """The retraction form under `statement` on a page, from its <details> to its </form>."""
+    found = re.search(rf'<details class="retract"[^>]*>(?:(?!</details>).)*action="[^"]*/statements/{statement.pk}/retract"'
+                      r'.*?</form>', html, re.S)
+    assert found, f"no retraction form for statement {statement.pk}"
+    return found.group(0)
+
+
+LONG_NOTE = "Misattributed: it was the deputy minister, as the ministry's correction says. " * 5  # 390
+
+
+@pytest.mark.parametrize(("note", "kept", "problem"), [
+    (LONG_NOTE, LONG_NOTE, "at most 300 characters (it has 389)"),  # counted without the last space
+    ("   ", "   ", "Say why the statement is retracted."),
+    ("Misattributed\x00 by the wire.", "Misattributed by the wire.", "invisible control characters"),
+])
+def test_a_refused_retraction_note_comes_back_whole_under_its_statement(client, rec, record_editor, note, kept, problem):
+    """Refused, the note is not lost: the list it was posted from comes back (its filters and page kept) with this
+    statement's form open, the whole note in it and why next to it; nothing is written."""
+    statement = StatementFactory(negotiation=rec.negotiation, speaker=rec.person, source=rec.source)
+    other = StatementFactory(negotiation=rec.negotiation, speaker=rec.person, source=rec.source)
+    client.force_login(record_editor)
+    back = reverse("negotiations:statement_list") + "?speaker=brad-duguid"
+    response = client.post(reverse("negotiations:statement_retract", args=[statement.pk]), {"note": note, "next": back})
+    assert response.status_code == 302
+    assert response.url == f"{back}#error-summary"
+    statement.refresh_from_db()
+    assert not statement.retracted and statement.retraction_note == ""
+    assert statement.history.count() == 1, "nothing written"
+
+    page = client.get(response.url)
+    html = page.content.decode()
+    form = _retract_form(html, statement)
+    field_id = f"retract-note-{statement.pk}"
+    assert form.startswith('<details class="retract" open')
+    field = re.search(rf'<input [^>]*id="{field_id}"[^>]*>', form).group(0)
+    assert 'aria-invalid="true"' in field and f'aria-describedby="{field_id}_error"' in field
+    assert unescape(re.search(r'value="([^"]*)"', field).group(1)) == kept, "the whole note, not cut"
+    assert re.search(rf'id="{field_id}_error"[^>]*>.*{re.escape(problem)}', form, re.S), "why, next to the note"
+    assert "maxlength" not in html
+    assert f'name="next" value="{back}"' in form, "a second try goes back to the same list"
+    # What went wrong heads the statement; the address names it, so the browser shows and focuses it.
+    assert re.search(rf'id="statement-{statement.pk}">\s*<div class="error-summary" id="error-summary"', html)
+    assert html.count('id="error-summary"') == 1
+    assert _retract_form(html, other).startswith('<details class="retract">'), "the other statements' forms stay shut"
+    # Shown once: the list opened again is as it was.
+    assert "aria-invalid" not in client.get(back).content.decode()
+
+
+def test_a_refused_note_is_shown_with_its_statement_even_off_the_page_it_came_from(client, rec, record_editor):
+    """A statement recorded meanwhile can push the one being retracted onto the next page: it is shown anyway."""
+    statement = StatementFactory(negotiation=rec.negotiation, speaker=rec.person, source=rec.source,
+                                 date=datetime.date(2013, 1, 2))
+    StatementFactory.create_batch(25, negotiation=rec.negotiation, speaker=rec.person, source=rec.source,
+                                  date=datetime.date(2013, 6, 1))
+    client.force_login(record_editor)
+    response = client.post(reverse("negotiations:statement_retract", args=[statement.pk]),
+                           {"note": "x" * 301, "next": reverse("negotiations:statement_list")}, follow=True)
+    form = _retract_form(response.content.decode(), statement)
+    assert 'aria-invalid="true"' in form and f'value="{"x" * 301}"' in form
+
+
+def test_a_refused_note_goes_back_to_the_statement_list_whatever_next_says(client, rec, record_editor):
+    """The form lives on the statement list: a refused note is shown there, not lost on a page without the form."""
+    statement = StatementFactory(negotiation=rec.negotiation, speaker=rec.person, source=rec.source)
+    client.force_login(record_editor)
+    response = client.post(reverse("negotiations:statement_retract", args=[statement.pk]),
+                           {"note": " ", "next": rec.source.get_absolute_url()})
+    assert response.url == f"{reverse('negotiations:statement_list')}#error-summary"
+
+
+def test_the_retraction_form_does_not_cut_a_pasted_note(client, rec, record_editor):
+    StatementFactory(negotiation=rec.negotiation, speaker=rec.person, source=rec.source)
+    client.force_login(record_editor)
+    html = client.get(reverse("negotiations:statement_list")).content.decode()
+    assert 'name="note"' in html and "maxlength" not in html
 
 
 def test_the_position_form_offers_only_its_negotiation_s_statements_offers_and_meetings(client, rec, record_editor):
