@@ -31,6 +31,7 @@ from simple_history.utils import get_history_model_for_model, get_m2m_reverse_fi
 from config.admin_site import AutocompleteFieldsMixin, KeysCheckedAutocompleteSelect, SiteFormRules, titled_filter
 from config.numbers import numbers
 from negotiations import record_cache
+from negotiations.forms import RetractionForm
 from negotiations.models import (
     Condition,
     FundingSource,
@@ -497,7 +498,7 @@ class StatementAdmin(CurationAdmin):
         """Through the same service as the web UI: a page asks why, then each statement is retracted
         with that note (its history records who did it); nothing is written without a note."""
         statements = list(queryset.filter(retracted=False).select_related("speaker"))
-        form = RetractionForm(request.POST if "apply" in request.POST else None)
+        form = StatementsRetractionForm(request.POST if "apply" in request.POST else None)
         if form.is_valid():
             for statement in statements:
                 try:
@@ -522,9 +523,14 @@ class StatementAdmin(CurationAdmin):
         })
 
 
-class RetractionForm(forms.Form):
-    note = forms.CharField(label=_("Why are they retracted?"), widget=forms.Textarea(attrs={"rows": 3}),
-                           max_length=2000)
+class StatementsRetractionForm(RetractionForm):
+    """The note of the "Retract" action, under the site's rules: a longer note (it allowed 2,000 characters where a
+    note holds 300, and the service's refusal was a 500) or control characters are refused next to it, kept."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["note"].label = _("Why are they retracted?")
+        self.fields["note"].widget = forms.Textarea(attrs={"rows": 3})
 
 
 # ---------------------------------------------------------------------------
