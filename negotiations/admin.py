@@ -11,7 +11,7 @@ from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import ValidationError
-from django.db import models
+from django.db import models, transaction
 from django.db.models import Count, IntegerField, OuterRef, Prefetch, Subquery
 from django.db.models.functions import Coalesce
 from django.forms.models import BaseInlineFormSet
@@ -500,19 +500,32 @@ class StatementAdmin(CurationAdmin):
         statements = list(queryset.filter(retracted=False).select_related("speaker"))
         form = StatementsRetractionForm(request.POST if "apply" in request.POST else None)
         if form.is_valid():
-            for statement in statements:
-                try:
-                    services.statement_retract(actor=request.user, statement=statement,
-                                               note=form.cleaned_data["note"])
-                except services.StatementAlreadyRetracted:
-                    continue
-            self.message_user(
-                request,
-                ngettext("%(count)d statement retracted.", "%(count)d statements retracted.", len(statements))
-                % {"count": len(statements)},
-                messages.SUCCESS,
-            )
-            return None
+            try:
+                # All or none: a statement the record refuses as it stands (an old row its rules now refuse)
+                # undoes the ones retracted before it, and is named above the note, which stays as typed.
+                with transaction.atomic():
+                    retracted = 0
+                    for statement in statements:
+                        refusing = statement
+                        try:
+                            services.statement_retract(actor=request.user, statement=statement,
+                                                       note=form.cleaned_data["note"])
+                        except services.StatementAlreadyRetracted:
+                            continue
+                        retracted += 1
+            except ValidationError as error:
+                form.add_error(None, _("Nothing is retracted: %(statement)s cannot be saved as it stands (%(problems)s). "
+                                       "Correct it first, or leave it out.") % {
+                    "statement": f"{refusing.speaker.name}, {refusing.date}",
+                    "problems": " ".join(dict.fromkeys(error.messages))})
+            else:
+                self.message_user(
+                    request,
+                    ngettext("%(count)d statement retracted.", "%(count)d statements retracted.", retracted)
+                    % {"count": retracted},
+                    messages.SUCCESS,
+                )
+                return None
         return TemplateResponse(request, "admin/negotiations/statement/retract.html", {
             **self.admin_site.each_context(request),
             "title": _("Retract statements"),

@@ -428,6 +428,22 @@ def test_retract_asks_why_and_retracts_through_the_service(admin_client, admin_u
     assert statement.history.first().history_user == admin_user
 
 
+def test_retracting_a_statement_the_record_refuses_as_it_stands_retracts_none_and_names_it(admin_client):
+    # The action retracted the statements before it, then answered 500 on a statement whose other fields its
+    # rules refuse (a row saved before a rule): half the choice written, and the note lost.
+    fine, old = f.StatementFactory(), f.StatementFactory()
+    # Dated in the future, as a statement could be before that rule (a bulk update does not ask).
+    Statement.objects.filter(pk=old.pk).update(date=datetime.date.today() + datetime.timedelta(days=30))
+    old.refresh_from_db()
+    chosen = {"action": "retract", "_selected_action": [fine.pk, old.pk], "apply": "1", "note": "Misattributed."}
+    refused = admin_client.post(admin_url(Statement, "changelist"), chosen)
+    assert refused.status_code == 200
+    page = refused.content.decode()
+    assert f"Nothing is retracted: {old.speaker.name}, {old.date} cannot be saved as it stands" in page
+    assert "Misattributed." in page
+    assert Statement.objects.filter(retracted=True).count() == 0
+
+
 def change_form_post(client, model, obj, **changes) -> dict:
     """What the admin change form of ``obj`` posts when saved as it opens, with ``changes`` typed in."""
     form = client.get(admin_url(model, "change", obj.pk)).context["adminform"].form
