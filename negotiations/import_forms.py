@@ -53,7 +53,7 @@ class ArticleForm(forms.Form):
         if upload is None and not text.strip():
             self.add_error("text", _("The article is empty: paste its text or upload a file."))
             return cleaned
-        field = "file" if upload is not None else "text"
+        field = self.article_field
         if upload is not None:
             if upload.size > MAX_BYTES:
                 self.add_error("file", _("This file is larger than 2 MB: is it an article?"))
@@ -77,6 +77,11 @@ class ArticleForm(forms.Form):
         cleaned["data"] = data
         cleaned["filename"] = upload.name if upload is not None else ""
         return cleaned
+
+    @property
+    def article_field(self) -> str:
+        """The field the article came in by, where what is wrong with it is said: "file" for an upload, else "text"."""
+        return "file" if self.cleaned_data.get("file") is not None else "text"
 
 
 class SourceForm(RefuseControlCharacters, forms.ModelForm):

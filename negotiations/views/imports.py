@@ -34,7 +34,7 @@ def import_new(request):
                     actor=request.user, data=data["data"], negotiation=data["negotiation"],
                     filename=data["filename"], published=data["published"], url=data["url"])
             except services.TooManyQuotes as error:
-                form.add_error("file" if data["filename"] else "text", str(error))
+                form.add_error(form.article_field, str(error))
             else:
                 if created:
                     messages.success(request, _("The article is read: review what it proposes."))
