@@ -157,9 +157,16 @@ class Brief:
         """What the offers' figures are for, in the same words on the page, in the PDF and in Word: a P/T by its
         name before a colon ("Ontario : incidence financière…"; no placeholder gives "pour l'Ontario", "pour le
         Québec"), or the whole country."""
-        if self.jurisdiction is None or self.jurisdiction.is_federal:
+        territory = figures_for(self.jurisdiction)
+        if territory is None:
             return _("Fiscal effect for the country, per year at full scale")
-        return _("%(name)s: fiscal effect per year at full scale") % {"name": self.jurisdiction.name}
+        return _("%(name)s: fiscal effect per year at full scale") % {"name": territory.name}
+
+
+def figures_for(jurisdiction: Jurisdiction | None) -> Jurisdiction | None:
+    """The P/T whose own figures a brief's offers show, or None for the whole country's (in the negotiation's
+    brief and in the federal government's). The headline's code and the caption over it both follow it."""
+    return None if jurisdiction is None or jurisdiction.is_federal else jurisdiction
 
 
 def _stances(negotiation: Negotiation, jurisdiction: Jurisdiction | None) -> list[StanceRow]:
@@ -255,7 +262,8 @@ def brief(*, negotiation: Negotiation, jurisdiction: Jurisdiction | None = None,
     latest = latest_event_date(negotiation)
     if since is None:
         since = (latest or timezone.localdate()) - DEFAULT_LOOKBACK
-    code = None if jurisdiction is None or jurisdiction.is_federal else jurisdiction.code
+    territory = figures_for(jurisdiction)
+    code = territory.code if territory else None
     changes, more = _changes(negotiation, jurisdiction, since)
     return Brief(
         negotiation=negotiation, jurisdiction=jurisdiction, since=since, latest_event=latest,
