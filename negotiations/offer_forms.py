@@ -21,10 +21,10 @@ from decimal import Decimal
 from django import forms
 from django.core.exceptions import ValidationError
 from django.forms.utils import ErrorList
-from django.utils.text import format_lazy
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
-from config.numbers import format_decimal, numbers
+from config.numbers import colon, format_decimal, numbers
 from negotiations import bounds, money
 from negotiations.forms import ChoiceList, RefuseControlCharacters, ReloadingSelect, scope_to_negotiation
 from negotiations.models import (
@@ -164,6 +164,11 @@ def short_fiscal_year(text: str) -> str:
 _LONG_FISCAL_YEAR = re.compile(r"(\d{4})\s*[-‐‑–—/]\s*(\d{2}|\d{4})")
 
 
+# A label that qualifies another ("Federal: Labour Market Agreements"), its colon written as the reader's language
+# writes it ("Fédéral : Ententes…"): worked out when shown, as the form's labels are made once for both languages.
+labelled = lazy(lambda label, what: f"{colon(label)} {what}", str)
+
+
 def _money_field(label, *, max_digits=12, required=True, help_text=""):
     # No min_value: a negative amount is refused by check_terms, with the admin's wording.
     return MoneyField(
@@ -220,7 +225,7 @@ class OfferTermsForm(RefuseControlCharacters, forms.Form):
         for payer, programs in PAYER_PROGRAMS.items():
             for program in programs:
                 self.fields[program_field(payer, program)] = _money_field(
-                    format_lazy("{payer}: {program}", payer=PAYER_LABELS[payer], program=Program(program).label),
+                    labelled(PAYER_LABELS[payer], Program(program).label),
                     required=False,
                 )
         for jurisdiction in self.provinces:
@@ -590,17 +595,17 @@ class OfferForm(OfferTermsForm):
         for path in self.basis_paths:
             label = self.basis_labels[path]
             self.fields[basis_field(path, "status")] = forms.ChoiceField(
-                label=format_lazy("{label}: {what}", label=label, what=_("basis")), required=False,
+                label=labelled(label, _("basis")), required=False,
                 choices=BASIS_STATUS_CHOICES,
             )
-            source = forms.ChoiceField(label=format_lazy("{label}: {what}", label=label, what=_("source")),
+            source = forms.ChoiceField(label=labelled(label, _("source")),
                                        required=False)
             source.choices = source_choices
             self.fields[basis_field(path, "source")] = source
             # One box for the passage (reported) or the note (inferred, assumed): _basis_entries checks
             # the bound of the one it fills.
             self.fields[basis_field(path, "note")] = forms.CharField(
-                label=format_lazy("{label}: {what}", label=label, what=_("passage or note")), required=False,
+                label=labelled(label, _("passage or note")), required=False,
                 max_length=max(bounds.PASSAGE_LENGTH, bounds.TERM_NOTE_LENGTH),
                 widget=forms.Textarea(attrs={"rows": 2, "placeholder": _("the passage, the reasoning or the assumption")}),
             )

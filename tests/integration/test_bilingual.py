@@ -117,6 +117,21 @@ def test_a_label_and_its_colon_are_written_the_french_way(admin_client, cjg):
     assert [series["label_colon"] for series in chart["series"]][0] == "Coût fédéral\xa0:"
 
 
+def test_a_label_naming_a_payer_and_a_program_puts_its_colon_the_french_way(admin_client, cjg):
+    """The program cells' labels (read by screen readers, and named in the live preview's problems) and the basis
+    rows' controls: "Fédéral : Ententes…", where they read "Fédéral: Ententes…" on the French form."""
+    form = admin_client.get("/fr/offers/new").content.decode()
+    assert ">Fédéral\xa0: Ententes sur le marché du travail</label>" in form
+    assert ">Provincial ou territorial\xa0: Revenus autonomes de la province ou du territoire</label>" in form
+    assert "\xa0: passage ou note</label>" in form and ": passage ou note" not in form.replace("\xa0: passage", "")
+    assert "Fédéral: " not in form and "territorial: " not in form
+    preview = admin_client.post("/fr/grants/preview", {"federal_LMDA": "x"}).content.decode()
+    assert "Fédéral\xa0: Ententes sur le développement du marché du travail\xa0:" in preview
+    assert "Fédéral: " not in preview
+    english = admin_client.get("/offers/new").content.decode()
+    assert ">Federal: Labour Market Agreements</label>" in english
+
+
 def test_the_csv_keeps_dot_decimals_and_translates_its_header(client, cjg):
     rows = list(csv.reader(io.StringIO(client.get("/fr/offers/budget-2013/fiscal.csv").content.decode())))
     assert rows[0][:4] == ["Code", "Province ou territoire", "Stagiaires", "Coût fédéral"]
