@@ -116,8 +116,7 @@ CONTAINS_KINDS = (
     _Kind("sources", _("Sources"), _sources, ("title", "outlet", "author", "summary"), ("-published_on", "-pk")),
 )
 ORDER = ("people", "statements", "positions", "offers", "meetings", "jurisdictions", "sources")
-SNIPPET_FIELDS = {"statements": "quote", "meetings": "outcome", "offers": "summary", "positions": "summary",
-                  "sources": "summary"}
+SNIPPET_FIELDS = {"meetings": "outcome", "offers": "summary", "positions": "summary", "sources": "summary"}
 SNIPPET_CHARS = 90
 
 
@@ -213,6 +212,8 @@ def _group(kind: _Kind, rows: QuerySet, limit: int, terms: list[str]) -> SearchG
     for item in items:
         item.snippet, language = _snippet_of(item, field, terms, page) if field else ([], page)
         item.snippet_lang = language if language != page else ""
+        if kind.kind == "statements":  # a quote is shown whole (negotiations/_statement.html), every match marked
+            item.marked_quote = marked(item.quote, terms)
     return SearchGroup(kind=kind.kind, label=kind.label, items=items, count=items[0].total if items else 0)
 
 
@@ -241,6 +242,29 @@ def snippet(text: str, terms: list[str]) -> list[tuple[str, bool]]:
     accent-blind; the template marks them (<mark>) and escapes every piece."""
     if not text:
         return []
+    spans = _match_spans(text, terms)
+    if not spans:
+        return [(text[:SNIPPET_CHARS * 2] + ("…" if len(text) > SNIPPET_CHARS * 2 else ""), False)]
+    first = spans[0][0]
+    start = max(0, first - SNIPPET_CHARS)
+    end = min(len(text), first + SNIPPET_CHARS * 2)
+    pieces = _pieces(text, spans, start, end)
+    if start > 0:
+        pieces.insert(0, ("…", False))
+    if end < len(text):
+        pieces.append(("…", False))
+    return pieces
+
+
+def marked(text: str, terms: list[str]) -> list[tuple[str, bool]]:
+    """The whole of ``text`` as (piece, is_match) pairs, every match found as ``snippet`` finds them: a statement's
+    quote on the search page, which the statement shows whole."""
+    return _pieces(text, _match_spans(text, terms), 0, len(text)) if text else []
+
+
+def _match_spans(text: str, terms: list[str]) -> list[tuple[int, int]]:
+    """Where the ``terms`` occur in ``text``, accent-blind and in any case: (start, end) pairs in order, those that
+    overlap ("fed" and "federal") made one."""
     folded = fold(text)
     if len(folded) != len(text):  # a character that folds to several: match on the text as it is
         folded = text.lower()
@@ -248,17 +272,20 @@ def snippet(text: str, terms: list[str]) -> list[tuple[str, bool]]:
     for term in {fold(term) for term in terms if term}:
         for found in re.finditer(re.escape(term), folded):
             spans.append((found.start(), found.end()))
-    if not spans:
-        return [(text[:SNIPPET_CHARS * 2] + ("…" if len(text) > SNIPPET_CHARS * 2 else ""), False)]
-    spans.sort()
-    first = spans[0][0]
-    start = max(0, first - SNIPPET_CHARS)
-    end = min(len(text), first + SNIPPET_CHARS * 2)
+    merged: list[tuple[int, int]] = []
+    for begin, stop in sorted(spans):
+        if merged and begin < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], stop))
+        else:
+            merged.append((begin, stop))
+    return merged
+
+
+def _pieces(text: str, spans: list[tuple[int, int]], start: int, end: int) -> list[tuple[str, bool]]:
+    """``text[start:end]`` cut at the ``spans`` (from ``start`` on, in order, apart) that end within it, each a match."""
     pieces, at = [], start
-    if start > 0:
-        pieces.append(("…", False))
     for begin, stop in spans:
-        if begin < at or stop > end:
+        if stop > end:
             continue
         if begin > at:
             pieces.append((text[at:begin], False))
@@ -266,8 +293,6 @@ def snippet(text: str, terms: list[str]) -> list[tuple[str, bool]]:
         at = stop
     if at < end:
         pieces.append((text[at:end], False))
-    if end < len(text):
-        pieces.append(("…", False))
     return pieces
 
 

@@ -161,6 +161,24 @@ def test_results_are_escaped(client, record):
     assert "<script>alert" not in content
 
 
+def test_a_statement_s_quote_marks_every_match_accent_blind_and_escaped(client, record):
+    # A statement found showed its whole quote with nothing marked, where a meeting's or an offer's snippet marks
+    # the words found. Its quote keeps its language and its quotation marks; its HTML stays text.
+    statement = StatementFactory(negotiation=record["negotiation"], speaker=record["duguid"], language="fr",
+                                 quote="Le Québec dit <b>non</b>; quebec se retire.")
+    english = client.get(URL, {"q": "Quebec"}).content.decode()
+    assert ('<p lang="fr">“Le <mark>Québec</mark> dit &lt;b&gt;non&lt;/b&gt;; <mark>quebec</mark> se retire.”</p>'
+            in english)
+    # Elsewhere the statement reads as it did: nothing marked.
+    person = client.get(record["duguid"].get_absolute_url()).content.decode()
+    assert f'id="statement-{statement.pk}"' in person
+    assert '<p lang="fr">“Le Québec dit &lt;b&gt;non&lt;/b&gt;; quebec se retire.”</p>' in person
+    assert "<mark>" not in person
+    french = client.get("/fr" + URL, {"q": "québec"}).content.decode()
+    assert ('<p lang="fr">«\xa0Le <mark>Québec</mark> dit &lt;b&gt;non&lt;/b&gt;; <mark>quebec</mark> se retire.\xa0»</p>'
+            in french)
+
+
 def test_query_count_does_not_grow_with_matches(client, record):
     def queries():
         with CaptureQueriesContext(connection) as captured:
