@@ -1,4 +1,4 @@
-"""The article reader's warnings in the reader's language.
+"""The article reader's warnings and encoding repairs in the reader's language.
 
 ``negotiations.article_import`` and ``negotiations.article_text`` are pure and write their warnings in English,
 as the import API gives them and as an import keeps them; the review page shows each through this table.
@@ -6,7 +6,7 @@ Each warning is written once, as its msgid (``config.sentences``). A warning the
 was written.
 """
 
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext, gettext_noop
 
 from config.sentences import sentence_patterns, translated
 
@@ -26,3 +26,15 @@ _WARNINGS = sentence_patterns(_MSGIDS)
 def warning_text(warning: str) -> str:
     """One of the reader's warnings in the current language."""
     return translated(warning, _WARNINGS)
+
+
+# The repairs ``negotiations.article_text`` names, which an import keeps in English joined by ", " (its ``repairs``).
+_REPAIRS = (
+    gettext_noop("UTF-8 read as Windows-1252 or Latin-1"),
+    gettext_noop("UTF-8 read as GBK"),
+)
+
+
+def repairs_text(repairs: str) -> str:
+    """An import's encoding repairs in the current language; a repair the table does not know is shown as written."""
+    return ", ".join(gettext(repair) if repair in _REPAIRS else repair for repair in repairs.split(", ") if repair)

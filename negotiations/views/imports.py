@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 
 from negotiations import selectors
 from negotiations.import_forms import ArticleForm, ProposalForm, SourceForm
-from negotiations.import_words import warning_text
+from negotiations.import_words import repairs_text, warning_text
 from negotiations.models import ArticleImport, Jurisdiction, Person, ProposedStatement
 from negotiations.services import imports as services
 
@@ -69,7 +69,8 @@ def _review_context(article_import, *, source_form=None, bound=None):
     counts = {decision: sum(1 for item in items if item["proposal"].decision == decision)
               for decision in ProposedStatement.Decision.values}
     return {"article_import": article_import, "source_form": source_form or SourceForm(instance=article_import),
-            "items": items, "counts": counts, "warnings": [warning_text(warning) for warning in article_import.warnings]}
+            "items": items, "counts": counts, "warnings": [warning_text(warning) for warning in article_import.warnings],
+            "repairs": repairs_text(article_import.repairs)}
 
 
 def _counts(article_import_id: int) -> dict:

@@ -289,6 +289,17 @@ def test_review_page_marks_the_passage_and_htmx_decisions(client, negotiation, i
     assert proposal.decision in ("accepted", "edited") and proposal.speaker_name == "Rowan Feild"
 
 
+def test_the_review_page_names_the_encoding_repair_in_the_reader_s_language(client, negotiation, importer):
+    # « Réparé : UTF-8 read as GBK. » headed the French review page: the import keeps its repairs in English.
+    client.force_login(importer)
+    damaged = (ARTICLES / "montreal_utf8_read_as_gbk.txt").read_text(encoding="utf-8")
+    response = client.post("/imports/new", {"negotiation": negotiation.slug, "text": damaged})
+    assert ArticleImport.objects.get().repairs == "UTF-8 read as GBK"
+    french = client.get("/fr" + response["Location"]).content.decode()
+    assert "Réparé\xa0: UTF-8 lu comme du GBK." in french and "read as" not in french
+    assert "Repaired: UTF-8 read as GBK." in client.get(response["Location"]).content.decode()
+
+
 def test_review_page_query_count_does_not_grow_with_the_proposals(client, negotiation, importer):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
