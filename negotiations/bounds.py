@@ -35,9 +35,11 @@ WITHDRAWAL_REASON_LENGTH = 2_000
 # it is imported in parts.
 IMPORT_QUOTES = 100
 
-# C0 control characters and DEL, less the tab, line feed and carriage return a text area sends.
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_CONTROL_ANY = re.compile(r"[\x00-\x1f\x7f]")
+# C0 control characters and DEL, less the tab, line feed and carriage return a text area sends; and U+FFFE and U+FFFF,
+# which are no characters at all: XML cannot hold them, so one in a quote made every Atom feed it is in unreadable
+# and the Word brief a 500.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
+_CONTROL_ANY = re.compile(r"[\x00-\x1f\x7f\ufffe\uffff]")
 
 
 def date_in_range(value: datetime.date) -> bool:

@@ -3,6 +3,7 @@
 import io
 import logging
 import re
+from xml.etree import ElementTree
 
 import pytest
 from django.contrib.auth.models import Group
@@ -86,7 +87,8 @@ def test_a_control_character_in_a_text_is_an_error_next_to_it(client, cjg, logge
     assert again.status_code == 302 and Statement.objects.count() == before + 1
 
 
-@pytest.mark.parametrize(("character", "kept"), [("\x0b", "Stop\n here."), ("\x1b", "Stop here."), ("\x00", "Stop here.")])
+@pytest.mark.parametrize(("character", "kept"), [("\x0b", "Stop\n here."), ("\x1b", "Stop here."), ("\x00", "Stop here."),
+                                                ("\uffff", "Stop here.")])
 def test_the_admin_takes_control_characters_out_of_a_text_and_says_so(client, cjg, admin_user, character, kept):
     # One saved in a quote through the admin made every Atom feed and Word brief answer 500.
     client.force_login(admin_user)
@@ -100,6 +102,29 @@ def test_the_admin_takes_control_characters_out_of_a_text_and_says_so(client, cj
     statement.refresh_from_db()
     assert character not in statement.quote
     assert client.get("/negotiations/canada-job-grant/feed").status_code == 200
+
+
+@pytest.mark.parametrize("character", ["\ufffe", "\uffff"])
+def test_a_noncharacter_in_a_quote_is_refused_next_to_it_and_the_feeds_and_word_brief_stay_readable(
+        client, cjg, logged_in_superuser, character):
+    # U+FFFE and U+FFFF are no characters: XML cannot hold them. One saved in a quote made the Word briefs of its
+    # negotiation and jurisdiction answer 500, and every Atom feed showing the quote unreadable to feed readers.
+    before = Statement.objects.count()
+    response = client.post(reverse("negotiations:statement_new"), statement_post(quote=f"Not{character} this."))
+    assert response.status_code == 200
+    assert REFUSED in str(response.context["form"].errors["quote"])
+    assert "Not this.</textarea>" in response.content.decode()  # kept, without it: saving again saves it
+    assert Statement.objects.count() == before
+    assert client.post(reverse("negotiations:statement_new"), statement_post(quote="Not this.")).status_code == 302
+    for address in ("/negotiations/canada-job-grant/feed", "/jurisdictions/ON/feed"):
+        feed = client.get(address)
+        assert feed.status_code == 200
+        ElementTree.fromstring(feed.content)  # well-formed
+    assert client.get("/jurisdictions/ON/briefing.docx").status_code == 200
+
+
+def test_a_noncharacter_in_a_search_address_is_a_400(client, cjg):
+    assert client.get("/search/feed?q=a%EF%BF%BF").status_code == 400
 
 
 def test_a_login_username_with_control_characters_is_a_form_error(client, cjg):

@@ -21,6 +21,10 @@ def test_control_characters():
     assert not bounds.has_control_characters("two\r\nlines\tand a tab")
     assert bounds.has_control_characters("a\tb", allow_line_breaks=False)
     assert not bounds.has_control_characters("Québec — « oui »")
+    # No characters at all, which XML (an Atom feed, a Word document) cannot hold.
+    assert bounds.has_control_characters("a\uffffb") and bounds.has_control_characters("\ufffe")
+    assert bounds.without_control_characters("a\ufffeb\uffff") == "ab"
+    assert not bounds.has_control_characters("\ufffd \U0001f600")
 
 
 def test_months():
