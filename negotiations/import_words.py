@@ -1,4 +1,4 @@
-"""The article reader's warnings and encoding repairs in the reader's language.
+"""The article reader's warnings, encoding repairs and where it read a quote's date, in the reader's language.
 
 ``negotiations.article_import`` and ``negotiations.article_text`` are pure and write their warnings in English,
 as the import API gives them and as an import keeps them; the review page shows each through this table.
@@ -22,10 +22,28 @@ _MSGIDS = (
 )
 _WARNINGS = sentence_patterns(_MSGIDS)
 
+# Where the reader took a quote's date (a proposal's ``date_basis``): the words of the article that date it, as
+# they are, or one of these.
+_DATE_BASES = sentence_patterns((
+    gettext_noop("the publication date"),
+    gettext_noop("%(text)s (said earlier in the article)"),
+    gettext_noop("%(text)s (the last date the article gives)"),
+))
+
 
 def warning_text(warning: str) -> str:
     """One of the reader's warnings in the current language."""
     return translated(warning, _WARNINGS)
+
+
+def date_basis_text(basis: str) -> str:
+    """Where the reader took a quote's date, in the current language; the article's own words are kept. The basis
+    of a date said earlier can be one of these ("the publication date (said earlier in the article)")."""
+    for pattern, msgid in _DATE_BASES:
+        if found := pattern.fullmatch(basis):
+            return gettext(msgid) % {"text": date_basis_text(found["text"])} if "text" in found.groupdict() \
+                else gettext(msgid)
+    return basis
 
 
 # The repairs ``negotiations.article_text`` names, which an import keeps in English joined by ", " (its ``repairs``).

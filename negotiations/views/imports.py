@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 
 from negotiations import selectors
 from negotiations.import_forms import ArticleForm, ProposalForm, SourceForm
-from negotiations.import_words import repairs_text, warning_text
+from negotiations.import_words import date_basis_text, repairs_text, warning_text
 from negotiations.models import ArticleImport, Jurisdiction, Person, ProposedStatement
 from negotiations.services import imports as services
 
@@ -52,7 +52,7 @@ def _proposal_context(proposal, text, form):
     """The passage a quote came from, cut in three so the template can mark the quote."""
     start, end = proposal.passage_start, max(proposal.passage_end, proposal.quote_end)
     return {
-        "proposal": proposal, "form": form,
+        "proposal": proposal, "form": form, "date_basis": date_basis_text(proposal.date_basis),
         "before": text[start:proposal.quote_start], "marked": text[proposal.quote_start:proposal.quote_end],
         "after": text[proposal.quote_end:end],
     }

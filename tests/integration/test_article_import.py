@@ -300,6 +300,17 @@ def test_the_review_page_names_the_encoding_repair_in_the_reader_s_language(clie
     assert "Repaired: UTF-8 read as GBK." in client.get(response["Location"]).content.decode()
 
 
+def test_the_review_page_says_where_a_quote_s_date_was_read_in_the_reader_s_language(client, negotiation, importer):
+    # « Date tirée de : the publication date » under each quote of the French review page.
+    client.force_login(importer)
+    article = (ARTICLES / "winnipeg_utf8.txt").read_text(encoding="utf-8")
+    response = client.post("/imports/new", {"negotiation": negotiation.slug, "text": article})
+    assert "the publication date" in ArticleImport.objects.get().proposals.values_list("date_basis", flat=True)
+    french = client.get("/fr" + response["Location"]).content.decode()
+    assert "Date tirée de\xa0: la date de publication" in french and "the publication date" not in french
+    assert "Date read from: the publication date" in client.get(response["Location"]).content.decode()
+
+
 def test_review_page_query_count_does_not_grow_with_the_proposals(client, negotiation, importer):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext

@@ -215,6 +215,21 @@ def test_every_warning_of_the_reader_reads_in_french():
         assert warning_text("Something new.") == "Something new."
 
 
+def test_where_the_reader_read_a_date_reads_in_french_and_keeps_the_article_s_words():
+    from django.utils import translation
+
+    from negotiations.import_words import date_basis_text
+
+    with translation.override("fr"):
+        assert date_basis_text("the publication date") == "la date de publication"
+        assert date_basis_text("on Monday (said earlier in the article)") == "on Monday (dit plus haut dans l'article)"
+        assert date_basis_text("Jan. 17 (the last date the article gives)") == \
+            "Jan. 17 (la dernière date que donne l'article)"
+        assert date_basis_text("on Monday") == "on Monday"
+        assert date_basis_text("the publication date (said earlier in the article)") == \
+            "la date de publication (dit plus haut dans l'article)"
+
+
 def test_a_quote_attributed_to_someone_the_reader_cannot_make_out_is_not_the_previous_speaker_s():
     # "Erin Selby, said the province is “…”" and "« … », a déclaré la ministre Agnès Maltais" were proposed as the
     # words of the spokesman quoted just before; and a role ran on to "…, on Friday".
