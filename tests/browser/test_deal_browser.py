@@ -153,3 +153,30 @@ def test_a_scenario_comparison_totals_and_marks_its_differences_readably_on_a_ph
             })""")
             assert [figure for figure, count in lines if count != 1] == [], (width, prefix)
             assert page.evaluate("document.documentElement.scrollWidth") <= width, (width, prefix)
+
+
+def test_in_the_difference_by_province_each_mark_stays_on_its_figure_s_line(page_at, live_server, cjg_data):
+    # At 1280 px the 13 columns of the difference by province and territory put each ✓ or ✗ on a line of its own,
+    # under its figure. Each mark now shares its figure's line, and every column still fits the page.
+    selectors.forget_reference_data()
+    scenario = _quebec_out_scenario()
+    for width in (1280, 390):
+        page = page_at(width)
+        for prefix in ("", "/fr"):
+            for address in (f"{scenario}compare?with=offer:budget-2013", "/compare/?a=budget-2013&b=pt-counter-jan-2014"):
+                page.goto(f"{live_server.url}{prefix}{address}")
+                marked = page.locator("#compare-by-jurisdiction td[data-reading]")
+                assert marked.count() >= 9, (width, prefix, address)
+                apart = marked.evaluate_all("""cells => cells.map(cell => {
+                    const range = document.createRange();
+                    range.selectNodeContents(cell.firstChild);  // the figure, without its mark
+                    const figure = range.getBoundingClientRect();
+                    const mark = cell.querySelector('.diff-mark').getBoundingClientRect();
+                    // (the mark is a touch smaller than its figure: its top a pixel or two lower on the same line)
+                    return [cell.firstChild.textContent.trim(), Math.abs(mark.top - figure.top) < figure.height / 2];
+                }).filter(([figure, together]) => !together).map(([figure]) => figure)""")
+                assert apart == [], (width, prefix, address)
+                assert page.evaluate("document.documentElement.scrollWidth <= innerWidth"), (width, prefix, address)
+                if width == 1280:  # every column in view, "P/T liability" the last, without scrolling the frame
+                    frame = page.locator("#compare-by-jurisdiction").locator("xpath=..")
+                    assert frame.evaluate("frame => frame.scrollWidth <= frame.clientWidth"), (prefix, address)
