@@ -127,7 +127,7 @@ def _decode(data: bytes) -> tuple[str, str]:
         if name not in {"utf-8", "utf8"}:
             try:
                 return data.decode(name), name
-            except (LookupError, UnicodeDecodeError):
+            except (LookupError, UnicodeError):  # (not UnicodeDecodeError only: Python's "undefined" raises its parent)
                 pass
     # Windows-1252 is a superset of Latin-1's printable range; its five undefined bytes fall back to Latin-1.
     if any(0x80 <= byte <= 0x9F for byte in data):

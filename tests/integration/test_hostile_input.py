@@ -7,11 +7,12 @@ from xml.etree import ElementTree
 
 import pytest
 from django.contrib.auth.models import Group
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
 from config.logs import MAX_MESSAGE
-from negotiations.models import Statement
+from negotiations.models import ArticleImport, Statement
 from tests.admin_posts import change_form_data
 from tests.factories import UserFactory
 
@@ -125,6 +126,20 @@ def test_a_noncharacter_in_a_quote_is_refused_next_to_it_and_the_feeds_and_word_
 
 def test_a_noncharacter_in_a_search_address_is_a_400(client, cjg):
     assert client.get("/search/feed?q=a%EF%BF%BF").status_code == 400
+
+
+@pytest.mark.parametrize("charset", ["undefined", "no-such-charset"])
+def test_an_article_declaring_a_charset_that_is_none_is_read_as_one_without_a_declaration(
+        client, cjg, logged_in_superuser, charset):
+    # Python knows "undefined" as a codec that refuses every byte with a UnicodeError: the upload answered 500.
+    html = (f'<html><head><meta charset="{charset}"><title>Caf\xe9</title></head><body>'
+            '<p>\xab We will not sign this \xbb, said Brad Duguid, the caf\xe9 owner.</p></body></html>').encode("latin-1")
+    response = client.post(reverse("negotiations:import_new"), {
+        "negotiation": "canada-job-grant", "text": "", "file": SimpleUploadedFile("article.html", html, "text/html"),
+    }, follow=True)
+    assert response.status_code == 200
+    assert "the café owner" in response.content.decode()
+    assert ArticleImport.objects.get().encoding == "Latin-1"
 
 
 def test_a_login_username_with_control_characters_is_a_form_error(client, cjg):
