@@ -8,6 +8,9 @@
 //    brought, which a screen reader then reads, instead of falling back to the top of the page.
 // 6. A link styled and announced as a button (role="button": "Load more", "Swap A and B", "Edit the offer") answers
 //    the Space key as a button does, not only Enter.
+// 7. A form htmx replaces with the server's answer while the focus is in it (the follow button, an import's source
+//    and each proposed quote): the focus goes to the first field the answer marks invalid, else to the control in
+//    the same place (the new "Unfollow" where "Follow by e-mail" was), instead of falling back to the top of the page.
 (function () {
   "use strict";
 
@@ -209,6 +212,43 @@
       event.preventDefault();  // (the page would scroll)
       link.click();
     }
+  });
+
+  // 7. Focus kept through a swap --------------------------------------------------------------------
+  const FOCUSABLE = "a[href], button, input:not([type=hidden]), select, textarea";
+  let swapped = null;  // where the replaced region was, and which of its controls had the focus
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const target = event.detail.target;
+    const active = document.activeElement;
+    swapped = null;
+    if (target instanceof Element && active && active !== document.body && target.contains(active) &&
+        !active.closest("[data-load-more]")) {  // (5. moves the focus to the events "Load more" brought)
+      swapped = {id: target.id, parent: target.parentElement, next: target.nextElementSibling,
+                 index: Array.from(target.querySelectorAll(FOCUSABLE)).indexOf(active)};
+    }
+  });
+  // After the settle, when htmx has made the new form live: Enter pressed at once on the new button would else post it
+  // as a plain form.
+  document.addEventListener("htmx:afterSettle", function () {
+    const was = swapped;
+    swapped = null;
+    if (!was || (document.activeElement && document.activeElement !== document.body && document.activeElement.isConnected)) {
+      return;  // nothing was focused there, or htmx kept the focus (a field with an id)
+    }
+    // The answer: the element under the same id, else the one now where the replaced one was.
+    const region = (was.id && document.getElementById(was.id)) ||
+      (was.next && was.next.isConnected ? was.next.previousElementSibling : was.parent && was.parent.lastElementChild);
+    if (!region) {
+      return;
+    }
+    const controls = Array.from(region.querySelectorAll(FOCUSABLE));
+    const target = region.querySelector("[aria-invalid='true']") ||
+      controls[Math.min(was.index, controls.length - 1)] || region;
+    if (target === region && !region.matches(FOCUSABLE)) {
+      region.setAttribute("tabindex", "-1");
+    }
+    target.focus();
   });
 
   function ready() {

@@ -83,3 +83,17 @@ def test_on_a_phone_what_one_follows_shows_each_choice_whole(phone_page, live_se
         assert page.locator("select[name=frequency]").count() == 1
         assert cut == [], prefix
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+
+
+def test_following_by_keyboard_keeps_the_focus_on_the_button(page, live_server, cjg_data, editor_login):
+    # The button is replaced by the answer: the focus fell back to the top of the page, and a keyboard user lost
+    # their place. It lands on the new button, which names what it now does.
+    editor_login(page)
+    page.goto(f"{live_server.url}/jurisdictions/NS/")
+    bar = page.locator(".follow-bar")
+    expect(page.locator(".follow-bar .follow-button[hx-get]")).to_have_count(0)  # htmx has loaded the reader's button
+    bar.get_by_role("button", name="Follow by e-mail").focus()
+    page.keyboard.press("Enter")
+    expect(bar.get_by_role("button", name="Unfollow")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(bar.get_by_role("button", name="Follow by e-mail")).to_be_focused()

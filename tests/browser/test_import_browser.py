@@ -101,3 +101,32 @@ def test_review_works_without_javascript(browser, live_server, editor_login, rec
     proposal(page, 1).locator("button[value=accept]").click()
     expect(proposal(page, 1).locator(".decision")).to_have_text("accepted")
     context.close()
+
+
+def test_the_review_by_keyboard_keeps_the_focus_where_the_answer_is(page, live_server, editor_login, record):
+    """A proposal's or the source's region, replaced by the server's answer, took the focus with it to the top of the
+    page: a refused quote now puts it on the field marked, a decision on the same button; a rejected quote keeps its
+    contrast (it was dimmed below 4.5:1)."""
+    from tests.browser.a11y import axe_violations, describe_violations
+
+    editor_login(page)
+    page.goto(f"{live_server.url}/imports/new")
+    page.fill("#id_text", ARTICLE)
+    page.click("text=Read the article")
+    expect(page.locator("article.proposal")).to_have_count(6)
+    proposal(page, 1).locator("input[type=date]").fill("")
+    proposal(page, 1).locator("button[value=accept]").focus()
+    page.keyboard.press("Enter")
+    expect(proposal(page, 1)).to_contain_text("Give the date it was said.")
+    expect(proposal(page, 1).locator("input[type=date]")).to_be_focused()
+    proposal(page, 2).locator("button[value=reject]").focus()
+    page.keyboard.press("Enter")
+    expect(proposal(page, 2).locator(".decision")).to_have_text("rejected")
+    expect(proposal(page, 2).locator("button[value=reject]")).to_be_focused()
+    page.fill("#id_url", "not an address")
+    page.locator("#import-source button").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#import-source")).to_contain_text("Enter a valid URL")
+    expect(page.locator("#id_url")).to_be_focused()
+    violations = axe_violations(page)
+    assert not violations, describe_violations("import review", violations)
