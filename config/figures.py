@@ -10,7 +10,7 @@ from django import template
 from django.conf import settings
 from django.utils.translation import get_language, pgettext
 
-from config.numbers import colon, format_date, format_fiscal_year, format_short_month, numbers
+from config.numbers import colon, format_as_of, format_date, format_fiscal_year, format_short_month, numbers
 from negotiations.term_basis import failure_reason
 
 register = template.Library()
@@ -50,6 +50,12 @@ def number(value, places=4):
 def day(value, precision="day"):
     """A date in words in the reader's language (January 28, 2014 / 28 janvier 2014), as precise as known."""
     return "" if not value else format_date(value, precision)
+
+
+@register.filter(expects_localtime=True)
+def as_of(value, precision="day"):
+    """"As of" a date, as precise as known: as of January 28, 2014 / au 28 janvier 2014, en janvier 2014."""
+    return "" if not value else format_as_of(value, precision)
 
 
 @register.filter

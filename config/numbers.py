@@ -15,7 +15,7 @@ from django.utils.formats import date_format, get_format, number_format
 from django.utils.translation import get_language, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
 
-__all__ = ["Numbers", "colon", "format_count", "format_date", "format_decimal", "format_fiscal_year", "format_money",
+__all__ = ["Numbers", "colon", "format_as_of", "format_count", "format_date", "format_decimal", "format_fiscal_year", "format_money",
            "format_percent", "numbers"]
 
 
@@ -119,6 +119,17 @@ def format_date(value: datetime.date, precision: str = "day") -> str:
     if value.day == 1 and (get_language() or "").startswith("fr") and written.startswith("1 "):
         return "1er" + written[1:]  # le 1er avril 2014, as French writes the first of a month
     return written
+
+
+def format_as_of(value: datetime.date, precision: str = "day") -> str:
+    """"As of" a date at its precision, a phrase each language writes its own way: as of January 28, 2014, as of
+    about January 28, 2014, as of January 2014; au 28 janvier 2014, vers le 28 janvier 2014, en janvier 2014 ("as
+    of" then the date read « au vers le 28 janvier », « au janvier 2014 »)."""
+    if precision == "approximate":
+        return pgettext("a stance as of a date", "as of about %(date)s") % {"date": format_date(value)}
+    if precision in ("month", "year"):
+        return pgettext("a stance as of a month or a year", "as of %(date)s") % {"date": format_date(value, precision)}
+    return pgettext("a stance as of a day", "as of %(date)s") % {"date": format_date(value)}
 
 
 def format_percent(fraction: Decimal) -> str:

@@ -132,6 +132,14 @@ def test_a_label_naming_a_payer_and_a_program_puts_its_colon_the_french_way(admi
     assert ">Federal: Labour Market Agreements</label>" in english
 
 
+def test_a_stance_known_to_about_a_day_is_dated_the_french_way(client, cjg):
+    # The meeting's changed stances read « appuie au vers le 29 janvier 2014 » (Ottawa's stance is dated about then).
+    page = client.get("/fr/meetings/pt-ministers-call-2014-01-28/").content.decode()
+    assert "vers le 29 janvier 2014" in page and "au vers le" not in page
+    assert "au 29 janvier 2014" in page
+    assert "as of about January 29, 2014" in client.get("/meetings/pt-ministers-call-2014-01-28/").content.decode()
+
+
 def test_the_csv_keeps_dot_decimals_and_translates_its_header(client, cjg):
     rows = list(csv.reader(io.StringIO(client.get("/fr/offers/budget-2013/fiscal.csv").content.decode())))
     assert rows[0][:4] == ["Code", "Province ou territoire", "Stagiaires", "Coût fédéral"]

@@ -94,6 +94,22 @@ def test_percentages_in_each_language(language, fraction, written):
         assert numbers().percent(fraction) == written
 
 
+def test_as_of_a_date_is_a_phrase_of_each_language_at_the_date_s_precision():
+    # "as of" then the date read « au vers le 29 janvier 2014 » beside an approximate stance, « au janvier 2014 »
+    # beside one known to the month.
+    import datetime
+
+    from config.numbers import format_as_of
+
+    day = datetime.date(2014, 1, 29)
+    with translation.override("fr"):
+        assert [format_as_of(day, precision) for precision in ("day", "approximate", "month", "year")] == [
+            "au 29 janvier 2014", "vers le 29 janvier 2014", "en janvier 2014", "en 2014"]
+    with translation.override("en"):
+        assert [format_as_of(day, precision) for precision in ("day", "approximate", "month", "year")] == [
+            "as of January 29, 2014", "as of about January 29, 2014", "as of January 2014", "as of 2014"]
+
+
 def test_dates_in_words_in_each_language():
     import datetime
 
