@@ -69,8 +69,9 @@ def test_the_stance_matrix_is_one_tab_stop_walked_by_arrow_keys(page, live_serve
 
 
 def _refuse(page):
+    # As a person sends it: the form itself leaves the refusal to the server (the browser's own bubble, in the
+    # browser's language and gone at the next keystroke, stopped the statement, position and scenario forms).
     form = page.locator("main form[method=post]").last
-    form.evaluate("form => { form.noValidate = true; }")  # the server's refusal, not the browser's
     form.locator("[type=submit]").first.click()  # its own save (the offer form's last saves a scenario)
     page.wait_for_load_state("networkidle")
 
