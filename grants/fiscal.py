@@ -98,12 +98,12 @@ place that reads an ``OfferTerms``.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Context, Decimal, DivisionByZero, InvalidOperation, Overflow, localcontext
 from functools import lru_cache, wraps
 
 from negotiations.terms import (
+    FISCAL_YEAR,
     FUNDING_SOURCES,
     GovernmentPayer,
     Liability,
@@ -174,7 +174,6 @@ def _exact(function):
 
 _ZERO = Decimal("0.00")
 _ONE = Decimal(1)
-_FISCAL_YEAR = re.compile(r"(\d{4})-(\d{2})")
 
 
 # ---------------------------------------------------------------------------
@@ -555,7 +554,7 @@ FIRST_FISCAL_YEAR, LAST_FISCAL_YEAR = 1900, 2100
 
 def _fiscal_year_problem(year: object) -> str | None:
     """Say why ``year`` is not a fiscal year such as "2014-15", or return None."""
-    match = _FISCAL_YEAR.fullmatch(year) if isinstance(year, str) else None
+    match = FISCAL_YEAR.fullmatch(year) if isinstance(year, str) else None
     if match is None:
         return f"{year!r} is not a fiscal year written like 2014-15"
     if (int(match[1]) + 1) % 100 != int(match[2]):

@@ -11,6 +11,7 @@ from grants.selectors import OfferChoice
 from negotiations.forms import RefuseControlCharacters
 from negotiations.models import Negotiation
 from negotiations.offer_forms import FiscalYearField, FractionField, OfferTermsForm
+from negotiations.terms import FISCAL_YEAR
 from negotiations.validators import validate_record_date
 
 STATUS_QUO = "status-quo"
@@ -85,7 +86,7 @@ class ScenarioForm(OfferTermsForm):
                                        max_digits=11, decimal_places=10,
                                        help_text=_("Between 0 and 1; empty: every employer pays its share."))
     fiscal_year = FiscalYearField(label=_("Fiscal year"), required=False, max_length=7,
-                                  validators=[RegexValidator(r"^\d{4}-\d{2}$", _("Write a fiscal year like 2015-16."))],
+                                  validators=[RegexValidator(rf"^{FISCAL_YEAR.pattern}\Z", _("Write a fiscal year like 2015-16."))],
                                   help_text=_("Such as 2015-16; empty: the year at full scale."))
 
     OWN_FIELDS = ("title", "negotiation", "tabled_on", "participation", "fiscal_year")

@@ -43,6 +43,7 @@ from negotiations.models import (
 from negotiations.selectors.offers import OfferLinks
 from negotiations.term_basis import term_label
 from negotiations.terms import (
+    FISCAL_YEAR,
     FUNDING_SOURCES,
     INFERRED,
     REPORTED,
@@ -63,7 +64,6 @@ PAYER_PROGRAMS = {
 PAYER_LABELS = {GovernmentPayer.FEDERAL: _("Federal"), GovernmentPayer.PROVINCIAL: _("Provincial or territorial")}
 PHASE_IN_ROWS = 5
 SPLIT_FIELDS = ("max_grant", "federal_amount", "provincial_amount", "employer_amount")
-_FISCAL_YEAR = re.compile(r"(\d{4})-(\d{2})")
 
 
 def program_field(payer: str, program: str) -> str:
@@ -161,7 +161,7 @@ def short_fiscal_year(text: str) -> str:
     return f"{first}-{last}"
 
 
-_LONG_FISCAL_YEAR = re.compile(r"(\d{4})\s*[-‐‑–—/]\s*(\d{2}|\d{4})")
+_LONG_FISCAL_YEAR = re.compile(r"([0-9]{4})\s*[-‐‑–—/]\s*([0-9]{2}|[0-9]{4})")  # (ASCII digits: terms.FISCAL_YEAR)
 
 
 # A label that qualifies another ("Federal: Labour Market Agreements"), its colon written as the reader's language
@@ -308,7 +308,7 @@ class OfferTermsForm(RefuseControlCharacters, forms.Form):
                 if fraction_field not in self.errors:
                     self.add_error(year_field, _("Name the fiscal year this fraction applies to, like 2014-15."))
                 continue
-            match = _FISCAL_YEAR.fullmatch(year)
+            match = FISCAL_YEAR.fullmatch(year)
             if match is None:
                 self.add_error(year_field, _("A fiscal year is written like 2014-15."))
             elif (int(match[1]) + 1) % 100 != int(match[2]):

@@ -16,6 +16,7 @@ Payers and programs are the members of ``GovernmentPayer`` and ``Program`` below
 string values (``TextChoices`` members are ``str``, so either can be passed).
 """
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from decimal import Decimal
@@ -28,7 +29,7 @@ from django.utils.translation import gettext_lazy as _
 from config.numbers import numbers
 
 __all__ = [
-    "ASSUMED", "BASIS_STATUSES", "FUNDING_SOURCES", "GovernmentPayer", "INFERRED", "Liability", "OfferTerms",
+    "ASSUMED", "BASIS_STATUSES", "FISCAL_YEAR", "FUNDING_SOURCES", "GovernmentPayer", "INFERRED", "Liability", "OfferTerms",
     "Payer", "Program", "REPORTED", "RULED_FIELDS", "SCALAR_FIELDS", "TERM_FIELDS", "TERMS_BY_TABLE", "TERM_BY_PATH",
     "TermField", "Treatment", "TermBasisEntry",
     "TermsProblem", "check_basis", "check_terms", "expand_basis_keys", "missing_basis", "problems_by_field",
@@ -37,6 +38,11 @@ __all__ = [
 
 # ---------------------------------------------------------------------------
 # Vocabulary: the stored values are what the database and the data set file hold; never change one.
+
+# A fiscal year as the record writes it: 2014-15 (its two groups: the first year, the last two digits of the next).
+# ASCII digits only, as the database's constraint and the API's pattern ask: ``\d`` also takes ٢٠١٥-١٦ and ２０１５-１６,
+# which a form took, the engine computed with and a scenario kept, where the save of an offer refused them.
+FISCAL_YEAR = re.compile(r"([0-9]{4})-([0-9]{2})")
 
 
 class Program(TextChoices):

@@ -12,9 +12,11 @@ from django.test import Client
 from django.urls import reverse
 
 from config.logs import MAX_MESSAGE
-from negotiations.models import ArticleImport, Statement
+from grants.models import Scenario
+from negotiations.models import ArticleImport, Offer, Statement
 from tests.admin_posts import change_form_data
 from tests.factories import UserFactory
+from tests.offer_world import PREVIEW_URL, offer_post
 
 pytestmark = pytest.mark.django_db
 REFUSED = "This held invisible control characters"
@@ -376,3 +378,40 @@ def test_evidence_no_row_can_have_is_an_invalid_choice_next_to_it(client, cjg, l
         "Not one of this negotiation's: it belongs to another negotiation, or does not exist."]
     assert "Kept as typed." in response.content.decode()
     assert Position.objects.count() == before
+
+
+# --- A fiscal year in other digits than 0-9 ------------------------------------------------------------
+
+OTHER_DIGITS = ["٢٠١٥-١٦", "２０１５-１６"]  # 2015-16 in Arabic-Indic and in fullwidth digits
+
+
+@pytest.mark.parametrize("year", OTHER_DIGITS)
+def test_a_phase_in_year_in_other_digits_is_refused_next_to_it_as_the_save_refuses_it(client, cjg, editor, year):
+    # The form took it (`\d` is any digit) and the live preview computed with it, then the save refused it above the
+    # form, nothing marked next to the year.
+    client.force_login(editor)
+    data = offer_post(phase_in_year_0=year, phase_in_fraction_0="0.5", phase_in_year_1="2016-17",
+                      phase_in_fraction_1="1")
+    before = Offer.objects.count()
+    response = client.post(reverse("negotiations:offer_new"), data)
+    assert response.status_code == 200 and Offer.objects.count() == before
+    assert "A fiscal year is written like 2014-15." in str(response.context["form"].errors["phase_in_year_0"])
+    assert f'value="{year}"' in response.content.decode()  # kept as typed
+    preview = client.post(PREVIEW_URL, data).content.decode()
+    assert "A fiscal year is written like 2014-15." in preview
+
+
+@pytest.mark.parametrize("year", OTHER_DIGITS)
+def test_a_scenario_s_fiscal_year_in_other_digits_is_refused_next_to_it(client, cjg, editor, year):
+    # It was saved, and the API gave it back as the scenario's fiscal_year, against the contract's 2017-18.
+    client.force_login(editor)
+    response = client.post(reverse("grants:scenario_new"),
+                           offer_post(title="What if", tabled_on="2014-01-29", fiscal_year=year))
+    assert response.status_code == 200 and not Scenario.objects.exists()
+    assert "Write a fiscal year like 2015-16." in str(response.context["form"].errors["fiscal_year"])
+
+
+def test_a_fiscal_year_in_other_digits_in_the_address_is_a_400_naming_it(client, cjg):
+    response = client.get("/offers/budget-2013/fiscal/?fiscal_year=%D9%A2%D9%A0%D9%A1%D9%A5-%D9%A1%D9%A6")
+    assert response.status_code == 400
+    assert "“٢٠١٥-١٦” is not valid. Write it like 2014-15" in response.content.decode()
