@@ -765,8 +765,12 @@ class Position(models.Model):
         ]
 
     def __str__(self):
-        return _("%(code)s %(stance)s as of %(date)s") % {
-            "code": self.jurisdiction.code, "stance": self.get_stance_display(), "date": _day(self.as_of, self.date_precision)}
+        from config.numbers import format_as_of
+
+        # "As of" and the date are one phrase at the date's precision: « en janvier 2014 », not « au janvier 2014 ».
+        return _("%(code)s %(stance)s %(as_of)s") % {
+            "code": self.jurisdiction.code, "stance": self.get_stance_display(),
+            "as_of": format_as_of(self.as_of, self.date_precision)}
 
 
 class SourcePassage(models.Model):

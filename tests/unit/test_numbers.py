@@ -110,6 +110,23 @@ def test_as_of_a_date_is_a_phrase_of_each_language_at_the_date_s_precision():
             "as of January 29, 2014", "as of about January 29, 2014", "as of January 2014", "as of 2014"]
 
 
+def test_a_position_is_named_with_its_date_as_of_its_precision():
+    # The admin names a position by its government, stance and date: « ON s'oppose au janvier 2014 » before.
+    import datetime
+
+    from negotiations.models import Jurisdiction, Position, Stance
+
+    def named(precision):
+        return str(Position(jurisdiction=Jurisdiction(code="ON"), stance=Stance.OPPOSES,
+                            as_of=datetime.date(2014, 1, 29), date_precision=precision))
+
+    with translation.override("fr"):
+        assert [named(precision) for precision in ("day", "month", "approximate")] == [
+            "ON s'oppose au 29 janvier 2014", "ON s'oppose en janvier 2014", "ON s'oppose vers le 29 janvier 2014"]
+    with translation.override("en"):
+        assert named("month") == "ON opposes as of January 2014"
+
+
 def test_dates_in_words_in_each_language():
     import datetime
 
