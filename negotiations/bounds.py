@@ -6,6 +6,7 @@ admin, the loader and the pages that span time, so that they all agree.
 
 import datetime
 import re
+import unicodedata
 
 # Dates: a negotiation of the twentieth or twenty-first century; a typo such as year 0014 or 9999
 # is refused with a message naming this range.
@@ -55,6 +56,13 @@ def without_control_characters(text: str) -> str:
     """`text` less the control characters ``has_control_characters`` finds; a page break (form feed, vertical
     tab, pasted from a PDF) ends a line."""
     return _CONTROL.sub("", text.replace("\f", "\n").replace("\v", "\n"))
+
+
+def shows_nothing(text: str) -> bool:
+    """True when `text` is invisible format characters (zero-width spaces and joiners, a byte order mark), with spaces
+    or not, and nothing a reader sees: a required field's own check takes them for text, as it does not spaces."""
+    invisible = [character for character in text if not character.isspace()]
+    return bool(invisible) and all(unicodedata.category(character) == "Cf" for character in invisible)
 
 
 def months_between(first: datetime.date, last: datetime.date) -> int:

@@ -72,17 +72,27 @@ class RefuseControlCharacters:
             return
         self._refused_keys = []
         getlist = getattr(self.data, "getlist", None)
+        # A value of nothing but zero-width characters is no value (a quote of one was recorded, shown as “”): the
+        # field reads it as empty, so a required one says so next to it.
+        invisible = []
         for key in list(self.data):
             values = getlist(key) if getlist else [self.data[key]]
             if any(isinstance(value, str) and has_control_characters(value) for value in values):
                 self._refused_keys.append(key)
-        if self._refused_keys:
+            elif any(isinstance(value, str) and bounds.shows_nothing(value) for value in values):
+                invisible.append(key)
+        if self._refused_keys or invisible:
             data = self.data.copy()
             for key in self._refused_keys:
                 if getlist:
                     data.setlist(key, [_without_control_characters(value) for value in getlist(key)])
                 else:
                     data[key] = _without_control_characters(data[key])
+            for key in invisible:
+                if getlist:
+                    data.setlist(key, [_visible(value) for value in getlist(key)])
+                else:
+                    data[key] = _visible(data[key])
             self.data = data
 
     def full_clean(self):
@@ -100,6 +110,10 @@ class RefuseControlCharacters:
 
 def _without_control_characters(value):
     return without_control_characters(value) if isinstance(value, str) else value
+
+
+def _visible(value):
+    return "" if isinstance(value, str) and bounds.shows_nothing(value) else value
 
 
 OF_ANOTHER_NEGOTIATION = _("Not one of this negotiation's: it belongs to another negotiation, or does not exist.")

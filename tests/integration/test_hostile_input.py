@@ -144,6 +144,29 @@ def test_an_article_declaring_a_charset_that_is_none_is_read_as_one_without_a_de
     assert ArticleImport.objects.get().encoding == "Latin-1"
 
 
+def test_a_quote_of_nothing_but_zero_width_characters_is_no_quote(client, cjg, logged_in_superuser):
+    # It was recorded, and read as “” on every page that quotes it.
+    before = Statement.objects.count()
+    response = client.post(reverse("negotiations:statement_new"),
+                           statement_post(quote="\u200b\u200d", context="In an interview."))
+    assert response.status_code == 200 and Statement.objects.count() == before
+    assert "This field is required." in str(response.context["form"].errors["quote"])
+    assert "In an interview." in response.content.decode()  # the rest kept
+    kept = client.post(reverse("negotiations:statement_new"), statement_post(quote="Oui\u200b, non."))
+    assert kept.status_code == 302 and Statement.objects.latest("pk").quote == "Oui\u200b, non."
+
+
+def test_the_admin_takes_a_quote_of_zero_width_characters_for_none(client, cjg, admin_user):
+    client.force_login(admin_user)
+    statement = Statement.objects.first()
+    url = reverse("admin:negotiations_statement_change", args=[statement.pk])
+    response = client.post(url, change_form_data(client, url) | {"quote": "\ufeff\u200b"})
+    assert response.status_code == 200
+    assert "This field is required." in str(response.context["adminform"].form.errors["quote"])
+    statement.refresh_from_db()
+    assert statement.quote.strip()
+
+
 def test_a_login_username_with_control_characters_is_a_form_error(client, cjg):
     for username in ("ana\x00", "\x01ana"):
         response = client.post(reverse("login"), {"username": username, "password": "x"})
@@ -259,7 +282,7 @@ def test_the_openapi_document_describes_422_414_and_the_decimal_places(client, c
     # a foreign key, a many-to-many and an inline row's foreign key, each drawn by the admin's autocomplete widget
     ("statement", {"speaker": "abc", "quote": "Kept as typed."}),
     ("meeting", {"participants": ["abc"], "title_en": "Kept as typed."}),
-    ("person", {"name": "Kept as typed.", "roles-TOTAL_FORMS": "1", "roles-0-jurisdiction": "\u202e",
+    ("person", {"name": "Kept as typed.", "roles-TOTAL_FORMS": "1", "roles-0-jurisdiction": "\u202eON",
                 "roles-0-title_en": "Minister"}),
 ])
 def test_an_admin_autocomplete_given_a_value_that_is_no_key_says_so_next_to_it(client, cjg, logged_in_superuser,

@@ -27,6 +27,12 @@ def test_control_characters():
     assert not bounds.has_control_characters("\ufffd \U0001f600")
 
 
+def test_text_of_nothing_but_zero_width_characters_shows_nothing():
+    assert bounds.shows_nothing("\u200b") and bounds.shows_nothing(" \u200b\ufeff\u200d ")
+    assert not bounds.shows_nothing("") and not bounds.shows_nothing("   ")  # (the fields' own strip reads those)
+    assert not bounds.shows_nothing("a\u200bb") and not bounds.shows_nothing("👨\u200d👩")
+
+
 def test_months():
     assert bounds.months_between(D(2013, 3, 15), D(2014, 1, 2)) == 11
     assert bounds.add_months(D(2013, 11, 1), 2) == D(2014, 1, 1)
