@@ -30,7 +30,11 @@ def _button(request, form: FollowTargetForm, *, follow: Follow | None, error: st
     # htmx swaps only 2xx answers: a refusal it must show comes as 200, the message inside the region.
     if request.htmx:
         status = 200
-    context = {"kind": form.data.get("kind", ""), "key": form.data.get("key", ""), "follow": follow, "error": error}
+    # Its forms send the reader back to the page the button is on, which an htmx answer knows from HX-Current-URL:
+    # its own address (/alerts/follow, /alerts/follow/button?…) answers a post sent without htmx with a 405 or a bare fragment.
+    back = request.htmx.current_url_abs_path if request.htmx else None
+    context = {"kind": form.data.get("kind", ""), "key": form.data.get("key", ""), "follow": follow, "error": error,
+               "next": back or ""}
     response = render(request, f"{BUTTON}#button", context, status=status)
     patch_vary_headers(response, ("HX-Request",))
     return response

@@ -413,6 +413,29 @@ def test_following_and_unfollowing_send_the_reader_back_to_a_page_of_the_site(cl
     assert not Follow.objects.exists()
 
 
+@pytest.mark.parametrize("current", ["http://testserver/jurisdictions/ON/?kind=statement", "https://evil.example/x", None])
+def test_the_button_htmx_swaps_in_sends_the_reader_back_to_the_page_it_is_on(client, world, current):
+    # Its forms carried their own address as `next` (/alerts/follow/button?…, /alerts/follow): posted before htmx had made
+    # them live, they led to a bare fragment or a 405 instead of the page.
+    client.force_login(UserFactory(username="reader"))
+    headers = {"HTTP_HX_REQUEST": "true", **({"HTTP_HX_CURRENT_URL": current} if current else {})}
+    expected = "/jurisdictions/ON/?kind=statement" if current and "testserver" in current else ""
+
+    def posted_back(response):
+        return re.findall(r'name="next" value="([^"]*)"', response.content.decode().replace("&amp;", "&"))
+
+    shown = client.get("/alerts/follow/button?kind=jurisdiction&key=ON", **headers)
+    assert posted_back(shown) == [expected], shown.content.decode()
+    followed = client.post("/alerts/follow", {"kind": "jurisdiction", "key": "ON"}, **headers)
+    assert "Unfollow" in followed.content.decode() and posted_back(followed) == [expected]
+    unfollowed = client.post(f"/alerts/unfollow/{Follow.objects.get().pk}", {"kind": "jurisdiction", "key": "ON"},
+                             **headers)
+    assert posted_back(unfollowed) == [expected]
+    # Posted as it stands, without htmx: back to that page, or to the list of follows.
+    back = client.post("/alerts/follow", {"kind": "jurisdiction", "key": "ON", "next": expected})
+    assert back.status_code == 302 and back["Location"] == (expected or "/alerts/")
+
+
 def test_follow_buttons_refuse_bad_input_clearly(client, world):
     client.force_login(UserFactory(username="reader"))
     response = client.post("/alerts/follow", {"kind": "jurisdiction", "key": "ZZ"}, HTTP_HX_REQUEST="true")
