@@ -165,6 +165,8 @@ def test_the_preview_says_who_would_sign_the_terms_typed(cjg, client):
     html = preview(client, tabled_on="2014-01-29")
     assert "Who would sign: 0 of 13" in html
     assert 'data-code="QC" data-verdict="fails"' in html and "Opt-out with full compensation." in html
+    # The line reads as a sentence after its badge: "fails Quebec's conditions: …" ("fails Quebec's: …" before).
+    assert """verdict-fails">fails</span> Quebec's conditions: Opt-out with full compensation""" in html
     # Quebec let out with compensation: now it meets.
     html = preview(client, tabled_on="2014-01-29", treatment_QC="opts_out_compensated")
     assert "Who would sign: 1 of 13" in html and 'data-code="QC" data-verdict="meets"' in html
