@@ -22,6 +22,15 @@ _ASSUMED = ngettext_lazy("rests on %(count)d assumed term: %(terms)s", "rests on
                          "count")
 _INFERRED = ngettext_lazy("%(count)d inferred: %(terms)s", "%(count)d inferred: %(terms)s", "count")
 _MISSING = ngettext_lazy("%(count)d without a basis: %(terms)s", "%(count)d without a basis: %(terms)s", "count")
+# The explanation of one figure says its note as a sentence, the figure its subject, whichever kind of term comes first.
+_THIS_FIGURE = {
+    "assumed": ngettext_lazy("This figure rests on %(count)d assumed term: %(terms)s",
+                             "This figure rests on %(count)d assumed terms: %(terms)s", "count"),
+    "inferred": ngettext_lazy("This figure rests on %(count)d inferred term: %(terms)s",
+                              "This figure rests on %(count)d inferred terms: %(terms)s", "count"),
+    "missing": ngettext_lazy("This figure rests on %(count)d term without a basis: %(terms)s",
+                             "This figure rests on %(count)d terms without a basis: %(terms)s", "count"),
+}
 
 
 @dataclass(frozen=True)
@@ -40,15 +49,23 @@ class FigureNote:
     @property
     def text(self) -> str:
         """One sentence, such as "Rests on 3 assumed terms: …; 1 inferred: …" (empty when all reported)."""
-        clause = self.clause
-        return clause[:1].upper() + clause[1:]
+        said = self._said()
+        return said[:1].upper() + said[1:]
 
     @property
-    def clause(self) -> str:
-        """The same after a colon, in lower case: "This figure: rests on 3 assumed terms: …"."""
-        phrases = ((self.assumed, _ASSUMED), (self.inferred, _INFERRED), (self.missing, _MISSING))
-        parts = [phrase % {"count": len(terms), "terms": ", ".join(map(in_sentence, terms))}
-                 for terms, phrase in phrases if terms]
+    def sentence(self) -> str:
+        """The same with the figure its subject, as one figure's explanation says it: "This figure rests on 3 assumed
+        terms: …; 1 inferred: …", "This figure rests on 1 inferred term: …" (it read "This figure: rests on…")."""
+        return self._said(lead=_THIS_FIGURE)
+
+    def _said(self, *, lead: dict | None = None) -> str:
+        groups = (("assumed", self.assumed, _ASSUMED), ("inferred", self.inferred, _INFERRED),
+                  ("missing", self.missing, _MISSING))
+        parts = []
+        for kind, terms, phrase in groups:
+            if terms:
+                phrase = lead[kind] if lead and not parts else phrase
+                parts.append(phrase % {"count": len(terms), "terms": ", ".join(map(in_sentence, terms))})
         return "; ".join(parts) + "." if parts else ""
 
 

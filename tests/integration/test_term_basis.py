@@ -54,7 +54,8 @@ def test_fiscal_page_compare_and_csv_say_what_figures_rest_on(client, cjg):
     assert "These figures rest on 27 assumed terms" in fiscal
     assert re.search(r'data-line="trainees"><summary>rests on \d+ assumed terms', fiscal)
     explain = client.get(reverse("grants:explain", args=["pt-counter-jan-2014"]) + "?line=trainees").content.decode()
-    assert "This figure: rests on 5 assumed terms: federal money from Labour Market Development Agreements," in explain
+    # A sentence with its subject ("This figure: rests on 5 assumed terms: …" before).
+    assert "This figure rests on 5 assumed terms: federal money from Labour Market Development Agreements," in explain
     compare = client.get(reverse("grants:compare") + "?a=federal-dec-2013&b=pt-counter-jan-2014").content.decode()
     assert compare.count("figure-basis-mark") >= 20
     csv = client.get(reverse("grants:fiscal_csv", args=["pt-counter-jan-2014"])).content.decode().splitlines()
