@@ -72,27 +72,23 @@ class RefuseControlCharacters:
             return
         self._refused_keys = []
         getlist = getattr(self.data, "getlist", None)
-        # A value of nothing but zero-width characters is no value (a quote of one was recorded, shown as “”): the
-        # field reads it as empty, so a required one says so next to it.
-        invisible = []
+        # How each value to change is read: without its control characters (and refused), or, a value of nothing but
+        # zero-width characters (a quote of one was recorded, shown as “”), as empty, so a required field says so.
+        rewrite = {}
         for key in list(self.data):
             values = getlist(key) if getlist else [self.data[key]]
             if any(isinstance(value, str) and has_control_characters(value) for value in values):
                 self._refused_keys.append(key)
+                rewrite[key] = _without_control_characters
             elif any(isinstance(value, str) and bounds.shows_nothing(value) for value in values):
-                invisible.append(key)
-        if self._refused_keys or invisible:
+                rewrite[key] = _visible
+        if rewrite:
             data = self.data.copy()
-            for key in self._refused_keys:
+            for key, read in rewrite.items():
                 if getlist:
-                    data.setlist(key, [_without_control_characters(value) for value in getlist(key)])
+                    data.setlist(key, [read(value) for value in getlist(key)])
                 else:
-                    data[key] = _without_control_characters(data[key])
-            for key in invisible:
-                if getlist:
-                    data.setlist(key, [_visible(value) for value in getlist(key)])
-                else:
-                    data[key] = _visible(data[key])
+                    data[key] = read(data[key])
             self.data = data
 
     def full_clean(self):
