@@ -17,9 +17,11 @@ def sentence_patterns(msgids) -> tuple:
     )
 
 
-def translated(sentence: str, patterns: tuple) -> str:
-    """``sentence`` in the current language, by the first of ``patterns`` (``sentence_patterns``) it is."""
+def translated(sentence: str, patterns: tuple, *, placeholder=None) -> str:
+    """``sentence`` in the current language, by the first of ``patterns`` (``sentence_patterns``) it is; each
+    placeholder's text as it is, or through ``placeholder`` where it can itself be one of the sentences."""
     for pattern, msgid in patterns:
         if found := pattern.fullmatch(sentence):
-            return gettext(msgid) % found.groupdict() if found.groupdict() else gettext(msgid)
+            values = {name: placeholder(text) if placeholder else text for name, text in found.groupdict().items()}
+            return gettext(msgid) % values if values else gettext(msgid)
     return sentence

@@ -6,7 +6,7 @@ Each warning is written once, as its msgid (``config.sentences``). A warning the
 was written.
 """
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_noop
 
 from config.sentences import sentence_patterns, translated
 
@@ -39,20 +39,16 @@ def warning_text(warning: str) -> str:
 def date_basis_text(basis: str) -> str:
     """Where the reader took a quote's date, in the current language; the article's own words are kept. The basis
     of a date said earlier can be one of these ("the publication date (said earlier in the article)")."""
-    for pattern, msgid in _DATE_BASES:
-        if found := pattern.fullmatch(basis):
-            return gettext(msgid) % {"text": date_basis_text(found["text"])} if "text" in found.groupdict() \
-                else gettext(msgid)
-    return basis
+    return translated(basis, _DATE_BASES, placeholder=date_basis_text)
 
 
 # The repairs ``negotiations.article_text`` names, which an import keeps in English joined by ", " (its ``repairs``).
-_REPAIRS = (
+_REPAIRS = sentence_patterns((
     gettext_noop("UTF-8 read as Windows-1252 or Latin-1"),
     gettext_noop("UTF-8 read as GBK"),
-)
+))
 
 
 def repairs_text(repairs: str) -> str:
     """An import's encoding repairs in the current language; a repair the table does not know is shown as written."""
-    return ", ".join(gettext(repair) if repair in _REPAIRS else repair for repair in repairs.split(", ") if repair)
+    return ", ".join(translated(repair, _REPAIRS) for repair in repairs.split(", ") if repair)
